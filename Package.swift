@@ -1,0 +1,83 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Module graph (arrows point at dependencies; no cycles, OpenCV behind one wall):
+//
+//   DualcamSupport: one-line user-facing errors, atomic file writes (no deps).
+//
+//   dualcam (CLI, parsing + wiring only)
+//     -> DualcamCalibration -> DualcamGeometry (pure Swift, no I/O)
+//                           -> DualcamCV
+//     -> DualcamImaging     -> DualcamCV -> CDualcamOpenCV (C++ shim, plain C API)
+//     -> DualcamLinearAlgebra -> CLapacke (system library, pkg-config lapacke)
+//
+// Only CDualcamOpenCV includes OpenCV headers. Every shim entry point catches
+// C++ exceptions and returns an error code and message; DualcamCV owns the
+// handles in Swift classes that free them in `deinit`.
+
+let package = Package(
+    name: "dualcam",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "dualcam", targets: ["dualcam"]),
+        .library(name: "DualcamGeometry", targets: ["DualcamGeometry"]),
+        .library(name: "DualcamImaging", targets: ["DualcamImaging"]),
+        .library(name: "DualcamCalibration", targets: ["DualcamCalibration"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    ],
+    targets: [
+        // MARK: System libraries and the OpenCV wall
+        .systemLibrary(
+            name: "COpenCV4",
+            path: "Sources/COpenCV4",
+            pkgConfig: "opencv4",
+            providers: [.apt(["libopencv-dev"])]
+        ),
+        .target(
+            name: "CDualcamOpenCV",
+            dependencies: ["COpenCV4"],
+            cxxSettings: [.unsafeFlags(["-std=c++17"])]
+        ),
+        .systemLibrary(
+            name: "CLapacke",
+            path: "Sources/CLapacke",
+            pkgConfig: "lapacke",
+            providers: [.apt(["liblapacke-dev"])]
+        ),
+
+        // MARK: Library modules
+        .target(name: "DualcamSupport"),
+        .target(name: "DualcamGeometry"),
+        .target(name: "DualcamCV", dependencies: ["CDualcamOpenCV", "DualcamSupport"]),
+        .target(name: "DualcamImaging", dependencies: ["DualcamCV", "DualcamSupport"]),
+        .target(name: "DualcamLinearAlgebra", dependencies: ["CLapacke"]),
+        .target(
+            name: "DualcamCalibration",
+            dependencies: ["DualcamGeometry", "DualcamCV", "DualcamSupport", .product(name: "Yams", package: "Yams")]
+        ),
+
+        // MARK: The command
+        .executableTarget(
+            name: "dualcam",
+            dependencies: [
+                "DualcamSupport", "DualcamGeometry", "DualcamCV", "DualcamImaging", "DualcamCalibration",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // MARK: Tests
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "DualcamGeometryTests", dependencies: ["DualcamGeometry", "TestSupport"]),
+        .testTarget(name: "DualcamImagingTests", dependencies: ["DualcamImaging", "TestSupport"]),
+        .testTarget(name: "DualcamLinearAlgebraTests", dependencies: ["DualcamLinearAlgebra", "TestSupport"]),
+        .testTarget(
+            name: "DualcamCalibrationTests",
+            dependencies: ["DualcamCalibration", "DualcamCV", "TestSupport"]
+        ),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

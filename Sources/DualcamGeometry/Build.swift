@@ -1,0 +1,1 @@
+public enum DualcamGeometryVersion { public static let placeholderForBuild = 0 }

@@ -1,0 +1,2 @@
+import DualcamCV
+print("dualcam", OpenCVInfo.version)

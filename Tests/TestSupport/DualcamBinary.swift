@@ -1,0 +1,56 @@
+import Foundation
+
+/// Runs the built `dualcam` executable the way a user would, for end-to-end tests.
+public enum DualcamBinary {
+    public struct Result {
+        public let status: Int32
+        public let stdout: String
+        public let stderr: String
+    }
+
+    /// The `dualcam` binary next to the test bundle in the build products directory.
+    public static var url: URL {
+        var dir = Bundle.main.bundleURL
+        // On Linux the test runner lives in the products directory itself;
+        // on Darwin it is inside an .xctest bundle.
+        if dir.pathExtension == "xctest" { dir = dir.deletingLastPathComponent() }
+        for candidate in [dir, dir.deletingLastPathComponent()] {
+            let binary = candidate.appendingPathComponent("dualcam")
+            if FileManager.default.isExecutableFile(atPath: binary.path) { return binary }
+        }
+        return dir.appendingPathComponent("dualcam")
+    }
+
+    /// The package root (for files under Calibration/ and the like).
+    public static var packageRoot: URL {
+        URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    @discardableResult
+    public static func run(_ arguments: [String], currentDirectory: URL? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Read both pipes concurrently so a chatty child cannot block on a full pipe.
+        var errData = Data()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            errData = err.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus,
+                      stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
