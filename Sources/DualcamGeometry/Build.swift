@@ -1,1 +1,0 @@
-public enum DualcamGeometryVersion { public static let placeholderForBuild = 0 }
