@@ -39,15 +39,17 @@ public enum DualcamBinary {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         // Read both pipes concurrently so a chatty child cannot block on a full pipe.
-        var errData = Data()
+        final class Box: @unchecked Sendable { var data = Data() }
+        let errBox = Box()
         let group = DispatchGroup()
         group.enter()
         DispatchQueue.global().async {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
+            errBox.data = err.fileHandleForReading.readDataToEndOfFile()
             group.leave()
         }
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         group.wait()
+        let errData = errBox.data
         process.waitUntilExit()
         return Result(status: process.terminationStatus,
                       stdout: String(decoding: outData, as: UTF8.self),
