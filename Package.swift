@@ -77,7 +77,7 @@ let package = Package(
             name: "DualcamCalibrationTests",
             dependencies: ["DualcamCalibration", "DualcamCV", "TestSupport"]
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["dualcam", "TestSupport"]),
     ],
     swiftLanguageModes: [.v5]
 )
