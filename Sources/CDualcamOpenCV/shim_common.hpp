@@ -25,6 +25,13 @@ inline void clear_error(dc_error *err) {
     err->message[0] = '\0';
 }
 
+/// Records an error detected by the shim itself and returns its code, so that
+/// bodies can `return fail(err, DC_ERR_ARGUMENT, "...")`.
+inline int fail(dc_error *err, int code, const std::string &message) {
+    set_error(err, code, message);
+    return code;
+}
+
 /// Runs `body` (which returns a DC_* code) and converts any exception into an
 /// error code plus message. No exception ever leaves this function.
 template <typename Body>
