@@ -40,6 +40,13 @@ public struct CalibrationFile: Equatable, Sendable {
 
     public func kind(of camera: FrameName) -> CameraKind { kinds[camera] ?? .camera }
 
+    /// Equal rigs, provenance and extra fields, and equal kinds for every
+    /// camera (an absent kind equals `.camera`).
+    public static func == (a: CalibrationFile, b: CalibrationFile) -> Bool {
+        a.rig == b.rig && a.provenance == b.provenance && a.extra == b.extra
+            && a.rig.cameraNames.allSatisfy { a.kind(of: $0) == b.kind(of: $0) }
+    }
+
     /// Parses the YAML text of a calibration file; `path` names the file in errors.
     public init(yaml: String, path: String) throws {
         self = try CalibrationYAMLDecoder.decode(yaml, path: path)

@@ -1,3 +1,5 @@
+import Yams
+
 /// A free-form value kept verbatim from (and written back to) the `extra`
 /// section of a dualcam calibration file, so tools can attach their own
 /// fields without dualcam understanding them.
@@ -13,6 +15,13 @@ public indirect enum FreeFormValue: Equatable, Hashable, Sendable {
 
     /// A number, written exactly (shortest round-trip representation).
     public static func number(_ x: Double) -> FreeFormValue { .scalar(YAMLBuilder.number(x)) }
+
+    /// `.scalar` when a YAML reader would take `text` for a number, boolean or
+    /// null, `.string` otherwise.
+    public static func inferred(_ text: String) -> FreeFormValue {
+        let plain = Node.scalar(.init(text, .implicit, .plain))
+        return !text.isEmpty && Resolver.default.resolveTag(of: plain) != .str ? .scalar(text) : .string(text)
+    }
 
     /// The text of a scalar or string, nil for lists and mappings.
     public var text: String? {
