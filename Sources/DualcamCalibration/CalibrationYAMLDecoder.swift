@@ -151,7 +151,8 @@ enum CalibrationYAMLDecoder {
             throw field.error("names an unknown camera; the cameras are \(names.map(\.rawValue).joined(separator: ", "))")
         }
         guard source == reference, target != reference else {
-            throw field.error("extrinsics must map from the reference camera '\(reference)' to another camera, e.g. '\(target == reference ? source : target)_from_\(reference)'")
+            let example = ([target, source] + names).first { $0 != reference }.map(\.rawValue) ?? "<camera>"
+            throw field.error("extrinsics must map from the reference camera '\(reference)' to another camera, e.g. '\(example)_from_\(reference)'")
         }
         let m = try field.mapping()
         try m.rejectUnknownKeys(["rotation", "translation", "unit"])
