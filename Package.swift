@@ -71,7 +71,8 @@ let package = Package(
         // MARK: Tests
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "DualcamGeometryTests", dependencies: ["DualcamGeometry", "TestSupport"]),
-        .testTarget(name: "DualcamImagingTests", dependencies: ["DualcamImaging", "TestSupport"]),
+        .testTarget(name: "DualcamImagingTests", dependencies: ["DualcamImaging", "DualcamCV", "DualcamSupport", "TestSupport"]),
+        .testTarget(name: "DualcamCVTests", dependencies: ["DualcamCV", "TestSupport"]),
         .testTarget(name: "DualcamLinearAlgebraTests", dependencies: ["DualcamLinearAlgebra", "TestSupport"]),
         .testTarget(
             name: "DualcamCalibrationTests",

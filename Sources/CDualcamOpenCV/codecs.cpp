@@ -25,12 +25,13 @@ std::string extension_of(const std::string &path) {
     return path.substr(dot);
 }
 
-int imread_flags(int flags) {
-    switch (flags) {
-    case DC_IMREAD_UNCHANGED: return cv::IMREAD_UNCHANGED;
-    case DC_IMREAD_COLOR: return cv::IMREAD_COLOR | cv::IMREAD_IGNORE_ORIENTATION;
-    case DC_IMREAD_GRAYSCALE: return cv::IMREAD_GRAYSCALE | cv::IMREAD_IGNORE_ORIENTATION;
-    default: return -1;
+/// OpenCV's imread flags for a DC_IMREAD_* mode; false for an unknown mode.
+bool imread_flags(int mode, int &flags) {
+    switch (mode) {
+    case DC_IMREAD_UNCHANGED: flags = cv::IMREAD_UNCHANGED; return true;
+    case DC_IMREAD_COLOR: flags = cv::IMREAD_COLOR | cv::IMREAD_IGNORE_ORIENTATION; return true;
+    case DC_IMREAD_GRAYSCALE: flags = cv::IMREAD_GRAYSCALE | cv::IMREAD_IGNORE_ORIENTATION; return true;
+    default: return false;
     }
 }
 
@@ -58,8 +59,9 @@ extern "C" int dc_imread(const char *path, int flags, dc_mat **out, dc_error *er
     return guarded(err, [&]() -> int {
         if (!path || !out) return fail(err, DC_ERR_ARGUMENT, "dc_imread: NULL argument");
         *out = nullptr;
-        const int cv_flags = imread_flags(flags);
-        if (cv_flags == -1) return fail(err, DC_ERR_ARGUMENT, "unknown imread mode " + std::to_string(flags));
+        int cv_flags = 0;
+        if (!imread_flags(flags, cv_flags))
+            return fail(err, DC_ERR_ARGUMENT, "unknown imread mode " + std::to_string(flags));
         if (int status = check_readable_file(path, err)) return status;
         return finish_decode(cv::imread(path, cv_flags), out, err);
     });
@@ -69,8 +71,9 @@ extern "C" int dc_imdecode(const void *data, size_t length, int flags, dc_mat **
     return guarded(err, [&]() -> int {
         if (!out) return fail(err, DC_ERR_ARGUMENT, "dc_imdecode: out is NULL");
         *out = nullptr;
-        const int cv_flags = imread_flags(flags);
-        if (cv_flags == -1) return fail(err, DC_ERR_ARGUMENT, "unknown imread mode " + std::to_string(flags));
+        int cv_flags = 0;
+        if (!imread_flags(flags, cv_flags))
+            return fail(err, DC_ERR_ARGUMENT, "unknown imread mode " + std::to_string(flags));
         if (!data || length == 0) return fail(err, DC_ERR_DECODE, "no image data (0 bytes)");
         if (length > size_t(INT32_MAX)) return fail(err, DC_ERR_ARGUMENT, "image data over 2 GiB");
         const cv::Mat buffer(1, int(length), CV_8UC1, const_cast<void *>(data));

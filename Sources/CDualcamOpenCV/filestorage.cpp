@@ -43,8 +43,14 @@ extern "C" int dc_fs_open(const char *path, int mode, dc_fs **out, dc_error *err
         if (!known_storage_extension(path))
             return fail(err, DC_ERR_ARGUMENT,
                         "unknown file storage extension, expected .yml, .yaml, .xml or .json");
-        if (mode == DC_FS_READ)
+        if (mode == DC_FS_READ) {
             if (int status = check_readable_file(path, err)) return status;
+        } else {
+            // Probe first: OpenCV logs an error line of its own when it cannot create the file.
+            FILE *probe = std::fopen(path, "wb");
+            if (!probe) return fail(err, DC_ERR_IO, std::string("cannot open for writing: ") + std::strerror(errno));
+            std::fclose(probe);
+        }
         std::unique_ptr<dc_fs> handle(new dc_fs);
         handle->path = path;
         handle->writing = mode == DC_FS_WRITE;
@@ -57,8 +63,7 @@ extern "C" int dc_fs_open(const char *path, int mode, dc_fs **out, dc_error *err
             return fail(err, DC_ERR_DECODE, "cannot parse: " + (e.err.empty() ? std::string(e.what()) : e.err));
         }
         if (!opened)
-            return fail(err, DC_ERR_IO, handle->writing ? std::string("cannot open for writing: ") + std::strerror(errno)
-                                                        : "cannot open for reading");
+            return fail(err, DC_ERR_IO, handle->writing ? "cannot open for writing" : "cannot open for reading");
         *out = handle.release();
         return DC_OK;
     });

@@ -8,7 +8,8 @@ import Foundation
 ///
 /// Matrices are exchanged as row-major `[Double]`; any numeric depth stored in
 /// the file is converted to double, and doubles are written with 17
-/// significant digits, so a write/read round trip is exact. Errors about a
+/// significant digits, so a write/read round trip is exact (except that
+/// OpenCV writes -0.0 as 0; infinities and NaN survive in YAML). Errors about a
 /// file name its path: a missing key is `.format(path:reason: "missing key 'M1'")`.
 /// The handle is freed on deinit (an unreleased writer is flushed then, without
 /// error reporting: call `release()` to learn whether the write succeeded).

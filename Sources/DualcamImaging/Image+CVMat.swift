@@ -1,0 +1,38 @@
+import DualcamCV
+import DualcamSupport
+
+/// Copies between `Image` (RGB / RGBA) and `CVMat` (OpenCV's BGR / BGRA).
+/// Both directions copy the pixels, so the two never share memory; the
+/// `CVMat` frees its OpenCV matrix when released.
+extension Image {
+    /// Copies an OpenCV matrix of uint8, uint16, float16 or float32 values with
+    /// 1, 3 or 4 channels, converting BGR(A) to RGB(A).
+    public init(_ mat: CVMat) throws {
+        let element: PixelElement
+        switch mat.depth {
+        case .uint8: element = .uint8
+        case .uint16: element = .uint16
+        case .float16: element = .float16
+        case .float32: element = .float32
+        default:
+            throw DualcamError.invalidValue(
+                name: "image", reason: "\(mat.depth) pixels are not supported (expected uint8, uint16, float16 or float32)")
+        }
+        let opencvOrder = try Image(width: mat.cols, height: mat.rows, channels: mat.channels,
+                                    element: element, bytes: mat.packedBytes())
+        self = opencvOrder.swappingRedAndBlue()
+    }
+
+    /// Copies the image into a new OpenCV matrix, converting RGB(A) to BGR(A).
+    public func makeCVMat() throws -> CVMat {
+        let depth: CVMat.Depth
+        switch element {
+        case .uint8: depth = .uint8
+        case .uint16: depth = .uint16
+        case .float16: depth = .float16
+        case .float32: depth = .float32
+        }
+        return try CVMat(rows: height, cols: width, channels: channels, depth: depth,
+                         bytes: swappingRedAndBlue().bytes)
+    }
+}
