@@ -75,7 +75,7 @@ public enum CalibrationImport {
     static func detectOpenCV(_ url: URL) throws -> Format {
         let keys = Set(try OpenCVDocument(url: url).keys)
         if keys.contains(OpenCVCalibrationExport.versionKey) { return .dualcamOpenCV }
-        if keys.contains("M1") || (keys.contains("R") && keys.contains("T")) { return .openCVStereo }
+        if keys.contains("M1") || keys.contains("R") || keys.contains("T") { return .openCVStereo }
         if keys.contains("camera_matrix") { return .openCVCamera }
         throw DualcamError.format(path: url.path, reason: "OpenCV FileStorage file with none of the known keys (dualcam_opencv, M1 D1 M2 D2, R T, camera_matrix); expected \(accepted)")
     }
