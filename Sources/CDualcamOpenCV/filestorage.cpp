@@ -40,7 +40,7 @@ extern "C" int dc_fs_open(const char *path, int mode, dc_fs **out, dc_error *err
         *out = nullptr;
         if (mode != DC_FS_READ && mode != DC_FS_WRITE)
             return fail(err, DC_ERR_ARGUMENT, "unknown file storage mode " + std::to_string(mode));
-        if (!known_storage_extension(path))
+        if (mode == DC_FS_WRITE && !known_storage_extension(path))
             return fail(err, DC_ERR_ARGUMENT,
                         "unknown file storage extension, expected .yml, .yaml, .xml or .json");
         if (mode == DC_FS_READ) {

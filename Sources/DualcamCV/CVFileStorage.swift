@@ -47,9 +47,9 @@ public final class CVFileStorage {
 
     private var context: ShimErrorContext { path.map { .content($0) } ?? .operation }
 
-    /// Opens a file. For `.write`, the extension picks the syntax (.yml/.yaml,
-    /// .xml, .json, each optionally followed by .gz); the file is created or
-    /// truncated immediately.
+    /// Opens a file. For `.read` the syntax is detected from the content. For
+    /// `.write` the extension picks it (.yml/.yaml, .xml, .json, each optionally
+    /// followed by .gz); the file is created or truncated immediately.
     public convenience init(path: String, mode: Mode) throws {
         try self.init(path: path, mode: mode, reportingAs: path)
     }

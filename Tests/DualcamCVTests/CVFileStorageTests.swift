@@ -120,6 +120,10 @@ final class CVFileStorageTests: XCTestCase {
         XCTAssertThrowsError(try CVFileStorage(path: dir.path("missing/calib.yml").path, mode: .write)) { error in
             guard case .io? = error as? DualcamError else { return XCTFail("\(error)") }
         }
+        let other = dir.path("calib.txt")
+        try Data("%YAML:1.0\n---\nfx: 500.5\n".utf8).write(to: other)
+        XCTAssertEqual(try CVFileStorage(path: other.path, mode: .read).readReal("fx"), 500.5,
+                       "reading detects the syntax from the content")
         let broken = dir.path("broken.yml")
         try Data("%YAML:1.0\n---\nM1: [ 1, 2\n  : }".utf8).write(to: broken)
         XCTAssertThrowsError(try CVFileStorage(path: broken.path, mode: .read)) { error in
@@ -127,7 +131,7 @@ final class CVFileStorageTests: XCTestCase {
             XCTAssertEqual(path, broken.path)
             XCTAssertFalse("\(error)".contains("\n"))
         }
-        XCTAssertEqual(try dir.fileNames(), ["broken.yml"])
+        XCTAssertEqual(try dir.fileNames(), ["broken.yml", "calib.txt"])
     }
 
     func testFailedAtomicWriteLeavesNoFile() throws {

@@ -131,8 +131,9 @@ enum {
 
 typedef struct dc_fs dc_fs;
 
-/* Opens a file. For DC_FS_WRITE the format follows the extension (.yml, .yaml,
- * .xml, .json, optionally followed by .gz); other extensions: DC_ERR_ARGUMENT.
+/* Opens a file. For DC_FS_READ the syntax is detected from the content; for
+ * DC_FS_WRITE it follows the extension (.yml, .yaml, .xml, .json, optionally
+ * followed by .gz) and other extensions are DC_ERR_ARGUMENT.
  * Missing file when reading: DC_ERR_NOT_FOUND; cannot open: DC_ERR_IO;
  * unparsable: DC_ERR_DECODE. */
 int dc_fs_open(const char *path, int mode, dc_fs **out, dc_error *err);
