@@ -60,17 +60,25 @@ public struct BrownConrady: Equatable, Hashable, Sendable {
     /// from the distorted point. Converged when |distort(p) - target| <= `tolerance`
     /// (normalised units; 1e-12 is ~1e-9 px at f = 1000 px). Throws when it does
     /// not converge in 50 steps, which happens far outside the calibrated field
-    /// where the polynomial folds over.
+    /// where the polynomial folds over, and when the only solution found lies on
+    /// a folded-over sheet (the Jacobian there is not orientation-preserving:
+    /// det <= 0 or trace <= 0), which is not the physical point.
     public func undistort(_ target: Vector2, tolerance: Double = 1e-12) throws -> Vector2 {
         if isIdentity { return target }
-        var p = target
-        for _ in 0..<50 {
-            let residual = distort(p) - target
-            if residual.norm <= tolerance { return p }
+        func jacobian(_ p: Vector2) -> (jx: Vector2, jy: Vector2, det: Double) {
             let h = 1e-7 * max(1, p.norm)
             let jx = (distort(p + Vector2(h, 0)) - distort(p - Vector2(h, 0))) / (2 * h)
             let jy = (distort(p + Vector2(0, h)) - distort(p - Vector2(0, h))) / (2 * h)
-            let det = jx.x * jy.y - jy.x * jx.y
+            return (jx, jy, jx.x * jy.y - jy.x * jx.y)
+        }
+        var p = target
+        for _ in 0..<50 {
+            let residual = distort(p) - target
+            let (jx, jy, det) = jacobian(p)
+            if residual.norm <= tolerance {
+                if det > 0, jx.x + jy.y > 0 { return p }
+                break
+            }
             guard det.isFinite, abs(det) > 1e-14 else { break }
             // Solve J delta = residual with J = [jx jy] (columns).
             let delta = Vector2((jy.y * residual.x - jy.x * residual.y) / det,
@@ -78,7 +86,10 @@ public struct BrownConrady: Equatable, Hashable, Sendable {
             p -= delta
             guard p.x.isFinite, p.y.isFinite else { break }
         }
-        if (distort(p) - target).norm <= tolerance { return p }
+        if (distort(p) - target).norm <= tolerance {
+            let (jx, jy, det) = jacobian(p)
+            if det > 0, jx.x + jy.y > 0 { return p }
+        }
         throw GeometryError.undistortionDidNotConverge(
             "undistortion of normalised point (\(target.x), \(target.y)) did not converge (outside the lens model's valid range?)")
     }

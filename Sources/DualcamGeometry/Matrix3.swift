@@ -98,7 +98,8 @@ public struct Matrix3: Equatable, Hashable, Sendable, CustomStringConvertible {
     /// Scaled so that entry (2,2) is 1 (the usual normalisation of a homography);
     /// unchanged when that entry is 0.
     public var normalizedHomography: Matrix3 {
-        row2.z == 0 ? self : self * (1 / row2.z)
+        // Divide (not multiply by the reciprocal) so that entry (2,2) is exactly 1.
+        row2.z == 0 ? self : Matrix3(rows: row0 / row2.z, row1 / row2.z, row2 / row2.z)
     }
 
     public var description: String {

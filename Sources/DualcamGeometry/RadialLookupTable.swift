@@ -67,8 +67,9 @@ public struct RadialLookupTable: Equatable, Hashable, Sendable {
     /// Ideal position of a distorted point (reference pixels): solves
     /// r (1 + m(r)) = r_d for r by safeguarded Newton iteration (bisection on a
     /// bracket), seeded from the inverse table when there is one. Converged when
-    /// |r (1 + m(r)) - r_d| <= `tolerance` pixels; throws otherwise (a table that
-    /// is not monotonic in r (1 + m(r)) has no unique inverse).
+    /// the error in r, |r (1 + m(r)) - r_d| / slope, is at most `tolerance` pixels
+    /// (and the residual too) on an increasing stretch of r (1 + m(r)); throws
+    /// otherwise (a table that is not monotonic in r (1 + m(r)) has no unique inverse).
     public func undistort(_ p: Vector2, tolerance: Double = 1e-9) throws -> Vector2 {
         let d = p - center
         let rd = d.norm
@@ -80,10 +81,12 @@ public struct RadialLookupTable: Equatable, Hashable, Sendable {
         if !(r > lo && r < hi) { r = (lo + hi) / 2 }
         for _ in 0..<200 {
             let value = f(r)
-            if abs(value) <= tolerance { return center + d * (r / rd) }
-            if value < 0 { lo = r } else { hi = r }
             let h = max(1e-6, r * 1e-9)
             let slope = (f(r + h) - f(r - h)) / (2 * h)
+            // The error in r is |value| / slope: bound that (not just the residual, which
+            // under-reports it where the slope is below 1), and only on an increasing stretch.
+            if slope > 0, abs(value) <= tolerance * min(1, slope) { return center + d * (r / rd) }
+            if value < 0 { lo = r } else { hi = r }
             var next = slope > 0 ? r - value / slope : (lo + hi) / 2
             if !(next > lo && next < hi) { next = (lo + hi) / 2 }
             r = next

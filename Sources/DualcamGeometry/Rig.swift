@@ -69,7 +69,11 @@ public struct Rig: Equatable, Sendable {
     public func cameraFromReference(_ name: FrameName, unit: LengthUnit = .millimetre) throws -> RigidTransform {
         _ = try camera(name)
         if name == reference { return .identity(reference, unit: unit) }
-        return extrinsics[name]!.converted(to: unit)
+        // A camera added by `setCamera` has no extrinsics: an error, not a crash.
+        guard let t = extrinsics[name] else {
+            throw GeometryError.invalidRig("rig camera '\(name)' has no extrinsics relative to '\(reference)'")
+        }
+        return t.converted(to: unit)
     }
 
     /// `targetFromSource`: maps points in `source` camera coordinates into

@@ -46,9 +46,17 @@ public struct Rotation: Equatable, Hashable, Sendable {
         self.init(axis: r, angle: r.norm)
     }
 
-    /// The rotation angle in radians, in [0, pi]: acos((trace - 1) / 2), clamped.
+    /// The rotation angle in radians, in [0, pi]: atan2(|w| / 2, (trace - 1) / 2) with
+    /// w = (R32 - R23, R13 - R31, R21 - R12) = 2 sin(angle) axis (accurate near 0 and pi,
+    /// where acos((trace - 1) / 2) loses half the digits).
     public var angle: Double {
-        acos(min(1, max(-1, (matrix.trace - 1) / 2)))
+        atan2(skewVector.norm / 2, (matrix.trace - 1) / 2)
+    }
+
+    /// w = (R32 - R23, R13 - R31, R21 - R12) = 2 sin(angle) axis.
+    private var skewVector: Vector3 {
+        let m = matrix
+        return Vector3(m[2, 1] - m[1, 2], m[0, 2] - m[2, 0], m[1, 0] - m[0, 1])
     }
 
     /// The rotation angle in degrees.
@@ -58,11 +66,14 @@ public struct Rotation: Equatable, Hashable, Sendable {
     public var rotationVector: Vector3 {
         let a = angle
         let m = matrix
-        let w = Vector3(m[2, 1] - m[1, 2], m[0, 2] - m[2, 0], m[1, 0] - m[0, 1])
+        let w = skewVector
         if a < 1e-12 { return w / 2 }  // first order: R ~ I + [r]x
-        if a < .pi - 1e-6 { return w * (a / (2 * sin(a))) }
-        // Near pi: (R + I) / 2 = k k^T; take the column with the largest diagonal.
-        let b = (m + .identity) * 0.5
+        if a < .pi - 1e-3 { return w * (a / (2 * sin(a))) }
+        // Near pi w is tiny, so read the axis from the symmetric part instead:
+        // (R + R^T) / 2 = cos(a) I + (1 - cos(a)) k k^T. Take the column of k k^T
+        // with the largest diagonal.
+        let c = cos(a)
+        let b = ((m + m.transposed) * 0.5 - Matrix3.identity * c) * (1 / (1 - c))
         let i = [b[0, 0], b[1, 1], b[2, 2]].enumerated().max { $0.element < $1.element }!.offset
         var k = b.column(i) / b[i, i].squareRoot()
         if k.dot(w) < 0 { k = -k }  // w = 2 sin(a) k fixes the sign while a < pi
