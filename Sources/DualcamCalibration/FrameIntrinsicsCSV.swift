@@ -52,9 +52,8 @@ public enum FrameIntrinsicsCSV {
 
     public static func parse(_ text: String, path: String) throws -> [FrameIntrinsicsRecord] {
         func fail(_ line: Int, _ reason: String) -> DualcamError { .format(path: path, reason: "line \(line): \(reason)") }
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
-            $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
-        }
+        // Character.isNewline covers "\n", "\r" and the single Character "\r\n".
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
         guard let headerIndex = lines.firstIndex(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
             throw DualcamError.format(path: path, reason: "empty file; expected the header '\(header)'")
         }

@@ -34,7 +34,7 @@ enum MiddleburyImport {
     static func parse(_ text: String, path: String, options: CalibrationImport.Options) throws -> CalibrationFile {
         func fail(_ reason: String) -> DualcamError { .format(path: path, reason: reason) }
         var values: [(key: String, value: String, line: Int)] = []
-        for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (n, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty || line.hasPrefix("#") { continue }
             guard let eq = line.firstIndex(of: "=") else {

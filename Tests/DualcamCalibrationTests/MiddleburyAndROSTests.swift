@@ -64,6 +64,8 @@ final class MiddleburyAndROSTests: XCTestCase {
     func testMiddleburyNamesAndErrors() throws {
         let dir = try TemporaryDirectory()
         let url = try write(Self.adirondack, "calib.txt", in: dir)
+        let crlf = try write(Self.adirondack.replacingOccurrences(of: "\n", with: "\r\n"), "crlf.txt", in: dir)
+        XCTAssertEqual(try CalibrationImport.read(crlf).rig, try CalibrationImport.read(url).rig)
         let named = try CalibrationImport.read(url, options: .init(firstCamera: "left", secondCamera: "right"))
         XCTAssertEqual(named.rig.cameraNames, ["left", "right"])
 
