@@ -7,6 +7,9 @@ enum FileAccess {
     static func readBytes(_ url: URL) throws -> [UInt8] {
         try checkReadable(url)
         do {
+            // Data(contentsOf:) leaks its read buffer for empty files (swift-foundation, Swift 6.3).
+            let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int
+            if size == 0 { return [] }
             return [UInt8](try Data(contentsOf: url))
         } catch {
             throw DualcamError.io(path: url.path, reason: "cannot read: \(error.localizedDescription)")

@@ -63,6 +63,9 @@ public enum ImageFormat: String, CaseIterable, Sendable {
     /// The conventional name ("PNG", "JPEG", ...).
     public var name: String { rawValue.uppercased() }
 
+    /// The extension handed to OpenCV's encoder.
+    var openCVExtension: String { self == .jpeg ? "jpg" : rawValue }
+
     /// Whether OpenCV does the encoding and decoding.
     var usesOpenCV: Bool { self != .pfm && self != .npy }
 

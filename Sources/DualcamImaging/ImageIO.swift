@@ -57,7 +57,7 @@ public enum ImageIO {
                 parameters.append(.tiffCompression(5))
             }
             let encoded = try FileAccess.at(url.path) {
-                try CVCodecs.encode(image.makeCVMat(), fileExtension: url.pathExtension, parameters: parameters)
+                try CVCodecs.encode(image.makeCVMat(), fileExtension: format.openCVExtension, parameters: parameters)
             }
             try AtomicFile.write(Data(encoded), to: url)
         }
@@ -66,6 +66,6 @@ public enum ImageIO {
     /// Whether `write` can store images of `format` in this build (false only
     /// for EXR when OpenCV lacks a working OpenEXR encoder).
     public static func canWrite(_ format: ImageFormat) -> Bool {
-        format.usesOpenCV ? CVCodecs.canWrite(extension: format == .jpeg ? "jpg" : format.rawValue) : true
+        format.usesOpenCV ? CVCodecs.canWrite(extension: format.openCVExtension) : true
     }
 }

@@ -45,7 +45,7 @@ final class OpenCVFormatTests: XCTestCase {
         let dir = try TemporaryDirectory()
         var image = try Image(width: 32, height: 16, channels: 3, element: .uint8)
         for y in 0..<16 { for x in 0..<32 { for c in 0..<3 { image[x: x, y: y, channel: c] = Double(x * 4 + c * 20) } } }
-        let url = dir.path("a.jpeg")
+        let url = dir.path("a.JPEG")
         try ImageIO.write(image, to: url, parameters: [.jpegQuality(98)])
         let back = try ImageIO.read(url)
         XCTAssertEqual(back.width, 32)
