@@ -33,12 +33,17 @@ enum Fixtures {
             return .brownConrady(try BrownConrady(k1: wild(&g), k2: wild(&g), p1: wild(&g), p2: wild(&g), k3: wild(&g),
                                                   k4: wild(&g), k5: wild(&g), k6: wild(&g)))
         default:
+            // Small steps keep r (1 + m(r)) increasing (no fold-over).
             let n = Int.random(in: 2...12, using: &g)
+            func table(_ g: inout SeededGenerator) -> [Double] {
+                var m = [value(&g, -0.05...0.05)]
+                while m.count < n { m.append(m.last! + value(&g, -0.02...0.02)) }
+                return m
+            }
             return .radialLookupTable(try RadialLookupTable(
                 center: Vector2(value(&g, 0...Double(size.width)), value(&g, 0...Double(size.height))),
-                referenceSize: size,
-                magnification: (0..<n).map { _ in value(&g, -0.5...0.5) },
-                inverseMagnification: Bool.random(using: &g) ? (0..<n).map { _ in value(&g, -0.5...0.5) } : nil))
+                referenceSize: size, magnification: table(&g),
+                inverseMagnification: Bool.random(using: &g) ? table(&g) : nil))
         }
     }
 

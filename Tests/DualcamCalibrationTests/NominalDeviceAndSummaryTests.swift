@@ -42,6 +42,19 @@ final class NominalDeviceAndSummaryTests: XCTestCase {
         XCTAssertLessThan((ideal - corner).norm, 0.01 * 2520)
     }
 
+    func testReadmeExampleParses() throws {
+        let readme = try String(contentsOf: DualcamBinary.packageRoot.appendingPathComponent("Calibration/README.md"), encoding: .utf8)
+        let start = try XCTUnwrap(readme.range(of: "```yaml\n# Any comment lines.\n"))
+        let end = try XCTUnwrap(readme.range(of: "```", range: start.upperBound..<readme.endIndex))
+        let file = try CalibrationFile(yaml: String(readme[start.upperBound..<end.lowerBound]), path: "README example")
+        XCTAssertEqual(file.rig.cameraNames, ["wide", "tele", "lidar"])
+        XCTAssertEqual(file.kind(of: "lidar"), .lidar)
+        XCTAssertEqual(file.provenance.rms?.stereo, 0.55)
+        XCTAssertEqual(file.extra["serial_number"], .string("A1B2C3"))
+        XCTAssertEqual(file.extra["temperature_c"]?.number, 31.5)
+        XCTAssertEqual(try CalibrationFile(yaml: try file.yamlString(), path: "x"), file)
+    }
+
     func testSummaryTextAndJSON() throws {
         let summary = RigSummary(try NominalDevice.load())
         let text = summary.text
