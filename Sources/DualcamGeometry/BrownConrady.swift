@@ -58,12 +58,12 @@ public struct BrownConrady: Equatable, Hashable, Sendable {
 
     /// Inverts `distort` by Newton's method (numerical 2x2 Jacobian), starting
     /// from the distorted point. Converged when |distort(p) - target| <= `tolerance`
-    /// (normalised units; 1e-12 is ~1e-9 px at f = 1000 px). Throws when it does
+    /// (normalised units; 1e-14 is ~3e-11 px at f = 3000 px). Throws when it does
     /// not converge in 50 steps, which happens far outside the calibrated field
     /// where the polynomial folds over, and when the only solution found lies on
     /// a folded-over sheet (the Jacobian there is not orientation-preserving:
     /// det <= 0 or trace <= 0), which is not the physical point.
-    public func undistort(_ target: Vector2, tolerance: Double = 1e-12) throws -> Vector2 {
+    public func undistort(_ target: Vector2, tolerance: Double = 1e-14) throws -> Vector2 {
         if isIdentity { return target }
         func jacobian(_ p: Vector2) -> (jx: Vector2, jy: Vector2, det: Double) {
             let h = 1e-7 * max(1, p.norm)

@@ -3,6 +3,7 @@
 public enum GeometryError: Error, Equatable, CustomStringConvertible {
     case notARotation(String)
     case frameMismatch(String)
+    case invalidTransform(String)
     case invalidIntrinsics(String)
     case aspectRatioMismatch(String)
     case invalidDistortion(String)
@@ -14,7 +15,7 @@ public enum GeometryError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .notARotation(m), let .frameMismatch(m), let .invalidIntrinsics(m),
+        case let .notARotation(m), let .frameMismatch(m), let .invalidTransform(m), let .invalidIntrinsics(m),
              let .aspectRatioMismatch(m), let .invalidDistortion(m),
              let .undistortionDidNotConverge(m), let .invalidPlane(m), let .invalidDistance(m),
              let .invalidRig(m), let .singular(m):

@@ -36,6 +36,21 @@ public struct RadialLookupTable: Equatable, Hashable, Sendable {
         self.referenceSize = referenceSize
         self.magnification = magnification
         self.inverseMagnification = inverseMagnification
+        // The forward map r -> r (1 + m(r)) must be strictly increasing over
+        // [0, rmax], or undistortion has several answers. Between samples it is
+        // a quadratic in r, so checking 8 points per interval is a fine test.
+        let rmax = maxRadius
+        let steps = (magnification.count - 1) * 8
+        var previous = 0.0
+        for i in 1...steps {
+            let r = rmax * Double(i) / Double(steps)
+            let value = r * (1 + self.magnification(atRadius: r))
+            guard value > previous else {
+                throw GeometryError.invalidDistortion(
+                    "lookup-table distortion folds over near radius \(r) px (r (1 + m(r)) must increase with r)")
+            }
+            previous = value
+        }
     }
 
     /// Distance from the centre to the farthest corner of the reference image.

@@ -33,7 +33,7 @@ public struct RigidTransform: Equatable, Sendable, CustomStringConvertible {
     public init(rotation: Rotation, translation: Vector3, unit: LengthUnit,
                 from source: FrameName, to target: FrameName) throws {
         guard translation.x.isFinite, translation.y.isFinite, translation.z.isFinite else {
-            throw GeometryError.notARotation("translation \(target)From\(source) has non-finite entries")
+            throw GeometryError.invalidTransform("translation of \(target) from \(source) has non-finite entries: \(translation)")
         }
         self.rotation = rotation
         self.translation = translation
@@ -74,7 +74,7 @@ public struct RigidTransform: Equatable, Sendable, CustomStringConvertible {
     public func composed(after first: RigidTransform) throws -> RigidTransform {
         guard first.target == source else {
             throw GeometryError.frameMismatch(
-                "cannot compose \(target)From\(source) after \(first.target)From\(first.source): frames do not chain")
+                "cannot compose \(name) after \(first.name): frames do not chain")
         }
         let f = first.converted(to: unit)
         return try RigidTransform(rotation: rotation * f.rotation,

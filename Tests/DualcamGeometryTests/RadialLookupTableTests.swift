@@ -124,22 +124,12 @@ final class RadialLookupTableTests: XCTestCase {
         }
     }
 
-    func testNonMonotonicTableNeverReturnsTheFoldedRoot() throws {
-        // m = [0, -0.6, 0.5] over rmax = 50: r (1 + m(r)) = r - 0.024 r^2 rises to r = 20.8, falls
-        // until r = 25, then rises again. r_d = 10.2 has roots 17.83 (rising), 23.84 (falling), ~25.2.
-        let t = try RadialLookupTable(center: Vector2(40, 30), referenceSize: PixelSize(width: 80, height: 60),
-                                      magnification: [0, -0.6, 0.5])
-        let folded = (1 + (1 - 0.024 * 4 * 10.2).squareRoot()) / 0.048
-        XCTAssertClose(folded * (1 + t.magnification(atRadius: folded)), 10.2, absolute: 1e-9)
-        let seedAtFold = folded / 10.2 - 1
-        for inverse in [nil, [seedAtFold, seedAtFold, seedAtFold], [0, 0.7, 0.7]] as [[Double]?] {
-            // The inverse tables seed the solver near and exactly at the folded root.
-            let table = try RadialLookupTable(center: t.center, referenceSize: t.referenceSize,
-                                              magnification: t.magnification, inverseMagnification: inverse)
-            let target = Vector2(40 + 10.2, 30)
-            let u = try table.undistort(target)
-            XCTAssertClose(table.distort(u), target, absolute: 1e-9)
-            XCTAssertGreaterThan(abs(u.x - 40 - folded), 0.1, "returned the root on the falling stretch (\(String(describing: inverse)))")
+    func testNonMonotonicTableIsRejectedAtConstruction() throws {
+        // m = [0, -0.6, 0.5] over rmax = 50: r (1 + m(r)) = r - 0.024 r^2 rises to r = 20.8, then
+        // falls until r = 25: undistortion would have several answers, so the table is refused.
+        XCTAssertThrowsError(try RadialLookupTable(center: Vector2(40, 30), referenceSize: PixelSize(width: 80, height: 60),
+                                                   magnification: [0, -0.6, 0.5])) { error in
+            XCTAssertTrue("\(error)".contains("folds over"), "\(error)")
         }
     }
 
@@ -181,6 +171,8 @@ final class RadialLookupTableTests: XCTestCase {
         XCTAssertThrowsError(try RadialLookupTable(center: Vector2(.nan, 30), referenceSize: size, magnification: [0, 0]))
         XCTAssertThrowsError(try RadialLookupTable(center: Vector2(40, 30), referenceSize: PixelSize(width: 0, height: 60),
                                                    magnification: [0, 0]))
-        XCTAssertNoThrow(try RadialLookupTable(center: Vector2(40, 30), referenceSize: size, magnification: [0, -0.99]))
+        XCTAssertNoThrow(try RadialLookupTable(center: Vector2(40, 30), referenceSize: size, magnification: [0, -0.4]))
+        // r (1 - 0.99 r / rmax) falls before rmax: folded.
+        XCTAssertThrowsError(try RadialLookupTable(center: Vector2(40, 30), referenceSize: size, magnification: [0, -0.99]))
     }
 }
