@@ -165,7 +165,7 @@ enum CalibrationYAMLDecoder {
         let t = try m.required("translation").doubles(count: 3)
         let unitField = try m.required("unit")
         let unitText = try unitField.string()
-        guard let unit = LengthUnit(rawValue: unitText) else {
+        guard let unit = LengthUnit(rawValue: unitText) ?? LengthUnit.parse(unitText) else {
             throw unitField.error("unknown unit '\(unitText)'; expected one of \(LengthUnit.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         do {

@@ -31,7 +31,7 @@ final class CalibrationYAMLTests: XCTestCase {
 
     func testNumbersAreWrittenAsYAMLFloats() throws {
         var rig = try NominalDevice.load().rig
-        let k = try Intrinsics(fx: 1e-05 + 1, fy: 1e+16, skew: 5e-324, cx: -0.0, cy: 1e-05, referenceSize: PixelSize(width: 4, height: 3))
+        let k = try Intrinsics(fx: 1e-05 + 1, fy: 1e+16, skew: Double.leastNonzeroMagnitude, cx: -0.0, cy: 1e-05, referenceSize: PixelSize(width: 4, height: 3))
         rig.setCamera(RigCamera(name: "wide", model: CameraModel(intrinsics: k)))
         let file = CalibrationFile(rig: rig, provenance: Provenance(source: .nominal))
         let text = try file.yamlString()
@@ -88,6 +88,8 @@ final class CalibrationYAMLTests: XCTestCase {
         XCTAssertClose(t.translation.x, 12.7, relative: 1e-12)
         XCTAssertEqual(file.rig.extrinsics["from_x"]?.unit, .inch)
         XCTAssertEqual(file.provenance.rms?.cameras["main_wide"], 0.25)
+        let named = try CalibrationFile(yaml: yaml.replacingOccurrences(of: "unit: in", with: "unit: inches"), path: "n.yaml")
+        XCTAssertEqual(named.rig, file.rig, "unit names are accepted as well as symbols")
         XCTAssertEqual(try CalibrationFile(yaml: try file.yamlString(), path: "x"), file)
     }
 }

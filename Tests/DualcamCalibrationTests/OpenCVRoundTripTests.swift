@@ -41,11 +41,11 @@ final class OpenCVRoundTripTests: XCTestCase {
 
     func testExtremeValuesSurviveOpenCV() throws {
         let size = PixelSize(width: 7, height: 5)
-        let k = try Intrinsics(fx: 1.7976931348623157e308, fy: 5e-324, skew: -2.2250738585072014e-308,
+        let k = try Intrinsics(fx: 1.7976931348623157e308, fy: Double.leastNonzeroMagnitude, skew: -2.2250738585072014e-308,
                                cx: 2147483648.0, cy: -2147483649.0, referenceSize: size)
         let b = try BrownConrady(k1: 4294967296.0, k2: 0.1, p1: 1e-300, p2: -1e300, k3: 123456789012345680000.0)
         let t = try RigidTransform(rotation: Rotation(axis: Vector3(1, 2, 3), angle: 1e-9),
-                                   translation: Vector3(3e9, 0.30000000000000004, -1e-320), unit: .foot, from: "a", to: "b")
+                                   translation: Vector3(3e9, 0.30000000000000004, -Double.leastNonzeroMagnitude * 2024), unit: .foot, from: "a", to: "b")
         let rig = try Rig(reference: "a", cameras: [RigCamera(name: "a", model: CameraModel(intrinsics: k, distortion: .brownConrady(b))),
                                                     RigCamera(name: "b", model: CameraModel(intrinsics: k))], extrinsics: [t])
         let file = CalibrationFile(rig: rig, provenance: Provenance(source: .calibrated))
