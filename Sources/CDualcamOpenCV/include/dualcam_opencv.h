@@ -6,7 +6,8 @@
  *     (cv::Exception, std::exception, ...), which fills `err` with the code and
  *     a one-line message;
  *   - handles (dc_mat, dc_fs, ...) are opaque, created by the shim and released
- *     with their *_free function exactly once (Swift does it in deinit).
+ *     with their *_free function exactly once (Swift does it in deinit);
+ *     the *_free functions and dc_free_buffer return void: they cannot fail.
  */
 #ifndef DUALCAM_OPENCV_H
 #define DUALCAM_OPENCV_H
