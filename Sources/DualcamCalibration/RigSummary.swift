@@ -62,6 +62,7 @@ public struct RigSummary: Equatable, Sendable, Codable {
                           verticalFOVDegrees: k.verticalFieldOfViewDegrees,
                           distortionModel: model, distortionCoefficients: coefficients, lookupTableSamples: samples)
         }
+        // Cannot fail: a Rig always contains its reference and has extrinsics for every other camera.
         // swiftlint:disable force_try
         let referenceFx = try! rig.camera(rig.reference).model.intrinsics.fx
         pairs = rig.cameras.filter { $0.name != rig.reference }.map { c in

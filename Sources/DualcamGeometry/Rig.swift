@@ -85,13 +85,15 @@ public struct Rig: Equatable, Sendable {
         return try targetFromRef.composed(after: sourceFromRef.inverse)
     }
 
-    /// Replaces (or adds) a camera's model.
-    public mutating func setCamera(_ camera: RigCamera) {
-        if let i = cameras.firstIndex(where: { $0.name == camera.name }) {
-            cameras[i] = camera
-        } else {
-            cameras.append(camera)
+    /// Replaces the model of a camera the rig already has (e.g. with
+    /// per-frame intrinsics). Adding a camera goes through `init`, which
+    /// requires its extrinsics, so an unknown name is an error.
+    public mutating func setCamera(_ camera: RigCamera) throws {
+        guard let i = cameras.firstIndex(where: { $0.name == camera.name }) else {
+            throw GeometryError.invalidRig(
+                "rig has no camera '\(camera.name)' to replace; it has \(cameraNames.map(\.rawValue).joined(separator: ", "))")
         }
+        cameras[i] = camera
     }
 
     /// The plane-induced homography H_target<-source for a plane given in

@@ -32,7 +32,7 @@ final class CalibrationYAMLTests: XCTestCase {
     func testNumbersAreWrittenAsYAMLFloats() throws {
         var rig = try NominalDevice.load().rig
         let k = try Intrinsics(fx: 1e-05 + 1, fy: 1e+16, skew: Double.leastNonzeroMagnitude, cx: -0.0, cy: 1e-05, referenceSize: PixelSize(width: 4, height: 3))
-        rig.setCamera(RigCamera(name: "wide", model: CameraModel(intrinsics: k)))
+        try rig.setCamera(RigCamera(name: "wide", model: CameraModel(intrinsics: k)))
         let file = CalibrationFile(rig: rig, provenance: Provenance(source: .nominal))
         let text = try file.yamlString()
         XCTAssertTrue(text.contains("fy: 1.0e+16"), text)

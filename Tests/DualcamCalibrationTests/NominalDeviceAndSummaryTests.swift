@@ -74,7 +74,7 @@ final class NominalDeviceAndSummaryTests: XCTestCase {
         var rig = try Fixtures.randomRig(&g, cameraCount: 3)
         var c = try rig.camera("tele")
         c.model.distortion = .radialLookupTable(try RadialLookupTable(center: Vector2(1, 1), referenceSize: c.size, magnification: [0, 0.1, 0.2]))
-        rig.setCamera(c)
+        try rig.setCamera(c)
         let file = CalibrationFile(rig: rig, provenance: Provenance(source: .calibrated, rms: RMSErrors(cameras: ["wide": 0.5], stereo: 0.7)),
                                    kinds: ["lidar_depth": .lidar])
         let summary = RigSummary(file)

@@ -87,7 +87,7 @@ final class OpenCVRoundTripTests: XCTestCase {
         var wide = try rig.camera(.wide)
         wide.model.distortion = .radialLookupTable(try RadialLookupTable(center: Vector2(2016, 1512), referenceSize: wide.size,
                                                                         magnification: [0, 0.01, 0.02]))
-        rig.setCamera(wide)
+        try rig.setCamera(wide)
         let dir = try TemporaryDirectory()
         let url = dir.path("lut.yml")
         assertOneLineError(url.path, ["wide", "lookup-table"]) {

@@ -180,22 +180,18 @@ final class RigTests: XCTestCase {
     func testSetCameraReplacesTheModel() throws {
         var rig = try wideTeleRig()
         let newK = try teleIntrinsics().scaled(to: PixelSize(width: 1920, height: 1440))
-        rig.setCamera(RigCamera(name: .tele, model: CameraModel(intrinsics: newK)))
+        try rig.setCamera(RigCamera(name: .tele, model: CameraModel(intrinsics: newK)))
         XCTAssertEqual(rig.cameraNames, [.wide, .tele])
         XCTAssertEqual(try rig.camera(.tele).size, PixelSize(width: 1920, height: 1440))
         XCTAssertEqual(try rig.transform(from: .wide, to: .tele), try wideTeleRig().transform(from: .wide, to: .tele))
     }
 
-    func testSetCameraAddingACameraWithoutExtrinsicsIsAnErrorNotACrash() throws {
+    func testSetCameraRefusesToAddACameraWithoutExtrinsics() throws {
         var rig = try wideTeleRig()
-        rig.setCamera(RigCamera(name: "depth", model: CameraModel(intrinsics: try wideIntrinsics())))
-        XCTAssertEqual(rig.cameraNames, [.wide, .tele, "depth"])
-        XCTAssertNoThrow(try rig.camera("depth"))
-        XCTAssertThrowsError(try rig.cameraFromReference("depth")) { error in
-            XCTAssertTrue("\(error)".contains("no extrinsics"), "\(error)")
+        XCTAssertThrowsError(try rig.setCamera(RigCamera(name: "depth", model: CameraModel(intrinsics: try wideIntrinsics())))) { error in
+            XCTAssertTrue("\(error)".contains("no camera 'depth'"), "\(error)")
         }
-        XCTAssertThrowsError(try rig.transform(from: "depth", to: .tele))
-        XCTAssertThrowsError(try rig.transform(from: .wide, to: "depth"))
+        XCTAssertEqual(rig.cameraNames, [.wide, .tele])
         XCTAssertNoThrow(try rig.transform(from: .wide, to: .tele))
     }
 }
