@@ -44,6 +44,9 @@ public struct Distance: Equatable, Hashable, Comparable, Sendable, CustomStringC
             }
             throw GeometryError.invalidDistance("cannot read '\(raw)' as a distance; expected \(Distance.accepted)")
         }
+        guard value.isNaN || value > 0 else {
+            throw GeometryError.invalidDistance("distance '\(raw)' must be greater than zero; expected \(Distance.accepted)")
+        }
         guard !unitText.isEmpty else {
             throw GeometryError.invalidDistance("distance '\(raw)' has no unit; expected \(Distance.accepted)")
         }

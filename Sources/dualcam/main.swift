@@ -1,2 +1,0 @@
-import DualcamCV
-print("dualcam", OpenCVInfo.version)
