@@ -23,8 +23,7 @@ func reportingErrors(_ body: () throws -> Void) throws {
 
 /// The one-line description of an error (the first line, if it had several).
 func oneLine(_ error: Error) -> String {
-    let text: String
-    if let e = error as? CustomStringConvertible { text = e.description } else { text = "\(error)" }
+    let text = String(describing: error)
     return text.split(whereSeparator: \.isNewline).first.map(String.init) ?? text
 }
 
