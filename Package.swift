@@ -78,7 +78,7 @@ let package = Package(
             name: "DualcamCalibrationTests",
             dependencies: ["DualcamCalibration", "DualcamCV", "TestSupport"]
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["dualcam", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["dualcam", "TestSupport", "DualcamImaging", "DualcamCV", "DualcamCalibration", "DualcamGeometry"]),
     ],
     swiftLanguageModes: [.v5]
 )

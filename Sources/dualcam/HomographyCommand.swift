@@ -63,8 +63,10 @@ struct HomographyCommand: ParsableCommand {
             let source = FrameName(from), target = FrameName(to)
             let sourceCamera = try parseFlag("--from", from) { _ in try rig.camera(source) }
             let targetCamera = try parseFlag("--to", to) { _ in try rig.camera(target) }
-            let sSize = try fromSize.map { try parseFlag("--from-size", $0, parseSize) } ?? sourceCamera.size
-            let tSize = try toSize.map { try parseFlag("--to-size", $0, parseSize) } ?? targetCamera.size
+            let sSize = try fromSize.map { try parseFlag("--from-size", $0) { try parseSize($0, for: sourceCamera) } }
+                ?? sourceCamera.size
+            let tSize = try toSize.map { try parseFlag("--to-size", $0) { try parseSize($0, for: targetCamera) } }
+                ?? targetCamera.size
             let plane = try parseFlag("--normal", normal) { _ in
                 try Plane(normal: n, distance: d.metres, unit: .metre, in: source)
             }
@@ -98,6 +100,14 @@ func parseVector3(_ text: String) throws -> Vector3 {
         throw DualcamError.invalidValue(name: "vector", reason: "expected three finite numbers x,y,z, e.g. 0,0,1")
     }
     return Vector3(x, y, z)
+}
+
+/// Parses `WxH` for buffers of `camera`: its intrinsics must scale to that
+/// size (same aspect ratio), checked here so that the error names the flag.
+func parseSize(_ text: String, for camera: RigCamera) throws -> PixelSize {
+    let size = try parseSize(text)
+    _ = try camera.model.intrinsics.scaled(to: size)
+    return size
 }
 
 /// Parses `WxH`.
