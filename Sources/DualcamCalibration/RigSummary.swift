@@ -16,8 +16,8 @@ public struct RigSummary: Equatable, Sendable, Codable {
         public var cy: Double
         public var skew: Double
         /// 2 atan(W / 2 fx) and 2 atan(H / 2 fy), degrees.
-        public var horizontalFOVDegrees: Double
-        public var verticalFOVDegrees: Double
+        public var horizontalFieldOfViewDegrees: Double
+        public var verticalFieldOfViewDegrees: Double
         /// `none`, `brown_conrady` or `radial_lut` (the file format's names).
         public var distortionModel: String
         /// Brown-Conrady coefficients k1 k2 p1 p2 k3 [k4 k5 k6]; radial_lut: sample count only.
@@ -58,8 +58,8 @@ public struct RigSummary: Equatable, Sendable, Codable {
             }
             return Camera(name: c.name.rawValue, kind: file.kind(of: c.name), width: c.size.width, height: c.size.height,
                           fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy, skew: k.skew,
-                          horizontalFOVDegrees: k.horizontalFieldOfViewDegrees,
-                          verticalFOVDegrees: k.verticalFieldOfViewDegrees,
+                          horizontalFieldOfViewDegrees: k.horizontalFieldOfViewDegrees,
+                          verticalFieldOfViewDegrees: k.verticalFieldOfViewDegrees,
                           distortionModel: model, distortionCoefficients: coefficients, lookupTableSamples: samples)
         }
         // Cannot fail: a Rig always contains its reference and has extrinsics for every other camera.
@@ -98,7 +98,7 @@ public struct RigSummary: Equatable, Sendable, Codable {
             var k = "  fx \(f(c.fx)) fy \(f(c.fy)) cx \(f(c.cx)) cy \(f(c.cy))"
             if c.skew != 0 { k += " skew \(f(c.skew, 4))" }
             lines.append(k + " px")
-            lines.append("  field of view \(f(c.horizontalFOVDegrees)) x \(f(c.verticalFOVDegrees)) deg (H x V)")
+            lines.append("  field of view \(f(c.horizontalFieldOfViewDegrees)) x \(f(c.verticalFieldOfViewDegrees)) deg (H x V)")
             var d = "  distortion: \(c.distortionModel)"
             if let co = c.distortionCoefficients { d += " [" + co.map { String(format: "%.6g", $0) }.joined(separator: ", ") + "]" }
             if let n = c.lookupTableSamples { d += " (\(n) samples)" }
@@ -112,10 +112,11 @@ public struct RigSummary: Equatable, Sendable, Codable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Pretty-printed JSON with sorted keys.
+    /// Pretty-printed JSON with sorted snake_case keys (dualcam's JSON style).
     public func jsonString() throws -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
         return String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"
     }
 }

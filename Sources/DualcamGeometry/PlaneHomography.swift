@@ -12,7 +12,7 @@ public struct Plane: Equatable, Sendable {
     public init(normal: Vector3, distance: Double, unit: LengthUnit, in frame: FrameName) throws {
         let length = normal.norm
         guard length.isFinite, length > 0 else {
-            throw GeometryError.invalidPlane("plane normal must be a finite non-zero vector, got \(normal)")
+            throw GeometryError.invalidPlane("plane normal must be a finite non-zero vector, got (\(normal.x), \(normal.y), \(normal.z))")
         }
         guard !distance.isNaN, distance > 0 else {
             throw GeometryError.invalidPlane("plane distance must be positive, got \(distance)")

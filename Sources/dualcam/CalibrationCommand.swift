@@ -51,10 +51,10 @@ struct CalibrationCommand: ParsableCommand {
                 let loaded = try loadCalibration(file, options: try importOptions.options())
                 let summary = RigSummary(loaded.file)
                 if json {
-                    print(try summary.jsonString())
+                    print(try summary.jsonString(), terminator: "")
                 } else {
                     print("calibration: \(loaded.label)")
-                    print(summary.text)
+                    print(summary.text, terminator: "")
                 }
             }
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DualcamCV
+import Foundation
 
 @main
 struct Dualcam: ParsableCommand {
@@ -21,4 +22,27 @@ struct Dualcam: ParsableCommand {
         version: "dualcam \(version) (OpenCV \(OpenCVInfo.version))",
         subcommands: [CalibrationCommand.self, HomographyCommand.self, ImageCommand.self]
     )
+
+    /// ArgumentParser's own errors (unknown option, missing value) print the
+    /// usage over several lines; dualcam reports every error as one line on
+    /// stderr, so those are shortened here. Help and version output is unchanged.
+    static func main() {
+        let command: ParsableCommand
+        do {
+            command = try parseAsRoot()
+        } catch {
+            let code = exitCode(for: error)
+            guard code != .success else { exit(withError: error) }  // --help, --version
+            let text = Dualcam.message(for: error).trimmingCharacters(in: .whitespacesAndNewlines)
+            let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? text
+            FileHandle.standardError.write(Data("dualcam: \(line) (see 'dualcam help')\n".utf8))
+            Foundation.exit(code.rawValue)
+        }
+        do {
+            var command = command
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

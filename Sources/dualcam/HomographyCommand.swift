@@ -46,12 +46,13 @@ struct HomographyCommand: ParsableCommand {
         let calibration: String
         let from: String
         let to: String
-        let distance_m: Double?
+        let distanceMetres: Double?
         let normal: [Double]
-        let from_size: [Int]
-        let to_size: [Int]
-        let H: [Double]
-        let H_inverse: [Double]
+        let fromSize: [Int]
+        let toSize: [Int]
+        /// H row-major, normalised so that H[2][2] = 1.
+        let homography: [Double]
+        let inverse: [Double]
     }
 
     func run() throws {
@@ -68,7 +69,14 @@ struct HomographyCommand: ParsableCommand {
             let tSize = try toSize.map { try parseFlag("--to-size", $0) { try parseSize($0, for: targetCamera) } }
                 ?? targetCamera.size
             let plane = try parseFlag("--normal", normal) { _ in
-                try Plane(normal: n, distance: d.metres, unit: .metre, in: source)
+                let plane = try Plane(normal: n, distance: d.metres, unit: .metre, in: source)
+                // n^T X = d with d > 0 crosses the optical axis in front of the camera
+                // only when n_z > 0; otherwise the plane is behind it or edge-on.
+                guard plane.normal.z > 0 else {
+                    throw DualcamError.invalidValue(
+                        name: "normal", reason: "the plane must lie in front of the camera: the normal needs a positive z component")
+                }
+                return plane
             }
             let h = try rig.homography(from: source, to: target, plane: plane, sourceSize: sSize, targetSize: tSize)
             guard let inverse = h.inverse?.normalizedHomography else {
@@ -77,9 +85,9 @@ struct HomographyCommand: ParsableCommand {
             if json {
                 try printJSON(Report(
                     calibration: loaded.label, from: from, to: to,
-                    distance_m: d.isInfinite ? nil : d.metres, normal: [plane.normal.x, plane.normal.y, plane.normal.z],
-                    from_size: [sSize.width, sSize.height], to_size: [tSize.width, tSize.height],
-                    H: h.rowMajor, H_inverse: inverse.rowMajor))
+                    distanceMetres: d.isInfinite ? nil : d.metres, normal: [plane.normal.x, plane.normal.y, plane.normal.z],
+                    fromSize: [sSize.width, sSize.height], toSize: [tSize.width, tSize.height],
+                    homography: h.rowMajor, inverse: inverse.rowMajor))
             } else {
                 print("calibration: \(loaded.label)")
                 print("plane: n = (\(plane.normal.x), \(plane.normal.y), \(plane.normal.z)), d = \(d) in \(from) coordinates")

@@ -85,6 +85,10 @@ struct ImageCommand: ParsableCommand {
             try reportingErrors {
                 let inURL = URL(fileURLWithPath: input), outURL = URL(fileURLWithPath: output)
                 let inFormat = try ImageFormat.of(inURL), outFormat = try ImageFormat.of(outURL)
+                if depthPNG != nil, inFormat != .png, outFormat != .png {
+                    throw DualcamError.invalidValue(
+                        name: "--depth-png", reason: "applies only when the input or the output is a .png file")
+                }
                 let image: Image
                 if let depthPNG, inFormat == .png {
                     image = try DepthPNG.read(inURL, convention: depthPNG.convention)
@@ -101,20 +105,38 @@ struct ImageCommand: ParsableCommand {
                     stored = "\(image.width)x\(image.height) 16-bit depth PNG (\(depthPNG.rawValue)), \(summary.valid) valid values"
                     if summary.outOfRange > 0 {
                         FileHandle.standardError.write(Data(
-                            "warning: \(summary.outOfRange) values outside the PNG16 range were stored as 0 (no value)\n".utf8))
+                            "warning: \(summary.outOfRange) value\(summary.outOfRange == 1 ? "" : "s") outside the PNG16 range stored as 0 (no value)\n".utf8))
                     }
                 } else if outFormat.elements.contains(image.element) {
                     try ImageIO.write(image, to: outURL)
                 } else {
-                    // The user asked for this format: store the same values in the
-                    // first element type it supports (e.g. uint8 -> float32 for PFM).
-                    let target = outFormat.elements.first { $0.byteCount >= image.element.byteCount } ?? outFormat.elements[0]
+                    // The user asked for this format: store the same values in a wider
+                    // element type it supports (uint8 -> float32 for PFM). Narrowing
+                    // would round or clip values, so it is refused, not done silently.
+                    guard let target = outFormat.elements.first(where: { image.element.widens(to: $0) }) else {
+                        throw DualcamError.invalidValue(
+                            name: output, reason: "\(outFormat.name) cannot store \(image.element) values without loss "
+                                + "(it stores \(outFormat.elements.map(\.rawValue).joined(separator: ", "))); choose another format")
+                    }
                     let converted = image.converted(to: target)
                     try ImageIO.write(converted, to: outURL)
                     stored = converted.description
                 }
                 FileHandle.standardError.write(Data("wrote \(output) (\(outFormat.name), \(stored))\n".utf8))
             }
+        }
+    }
+}
+
+extension PixelElement {
+    /// True when every value of `self` is exactly representable in `other`.
+    func widens(to other: PixelElement) -> Bool {
+        switch (self, other) {
+        case (.uint8, _): return true
+        case (.uint16, .uint16), (.uint16, .float32): return true
+        case (.float16, .float16), (.float16, .float32): return true
+        case (.float32, .float32): return true
+        default: return false
         }
     }
 }

@@ -27,10 +27,12 @@ func oneLine(_ error: Error) -> String {
     return text.split(whereSeparator: \.isNewline).first.map(String.init) ?? text
 }
 
-/// Prints an Encodable as pretty JSON with sorted keys on stdout.
+/// Prints an Encodable as pretty JSON on stdout: sorted snake_case keys
+/// (Swift's camelCase property names are converted), slashes unescaped.
 func printJSON<T: Encodable>(_ value: T) throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    encoder.keyEncodingStrategy = .convertToSnakeCase
     print(String(decoding: try encoder.encode(value), as: UTF8.self))
 }
 

@@ -32,7 +32,7 @@ final class NominalDeviceAndSummaryTests: XCTestCase {
         XCTAssertClose(summary.pairs[0].focalRatio, 2, absolute: 0.05)
         XCTAssertClose(summary.pairs[0].baselineMillimetres, 10, absolute: 1)
         XCTAssertTrue((0.1...0.3).contains(summary.pairs[0].rotationDegrees), "\(summary.pairs[0].rotationDegrees)")
-        XCTAssertTrue((60...75).contains(summary.cameras[0].horizontalFOVDegrees))
+        XCTAssertTrue((60...75).contains(summary.cameras[0].horizontalFieldOfViewDegrees))
         XCTAssertEqual(summary.cameras[0].distortionModel, "brown_conrady")
         XCTAssertEqual(summary.cameras[1].distortionModel, "none")
         // The wide's distortion is mild: under 1% radial change at the image corner.
@@ -65,7 +65,9 @@ final class NominalDeviceAndSummaryTests: XCTestCase {
         XCTAssertTrue(text.contains("rotation 0.200 deg, focal ratio 2.000"), text)
         XCTAssertTrue(text.contains("source: nominal"), text)
         let json = try summary.jsonString()
-        let decoded = try JSONDecoder().decode(RigSummary.self, from: Data(json.utf8))
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let decoded = try decoder.decode(RigSummary.self, from: Data(json.utf8))
         XCTAssertEqual(decoded, summary)
     }
 

@@ -41,6 +41,12 @@ final class BadInputTests: XCTestCase {
                                    mentions: ["--to 'lidar'", "no camera 'lidar'"])
         try E2E.assertFailsCleanly(["homography", "--distance", "1m", "--from-size", "0x0"], in: dir,
                                    mentions: ["--from-size '0x0'", "WIDTHxHEIGHT"])
+        // A plane behind the camera (n_z <= 0 with d > 0) is refused rather than warped.
+        try E2E.assertFailsCleanly(["homography", "--distance", "1m", "--normal", "0,0,-1"], in: dir,
+                                   mentions: ["--normal '0,0,-1'", "in front of the camera"])
+        // ArgumentParser's own errors are one line too.
+        try E2E.assertFailsCleanly(["homography"], in: dir, mentions: ["--distance", "dualcam help"])
+        try E2E.assertFailsCleanly(["homography", "--distance", "1m", "--bogus"], in: dir, mentions: ["--bogus"])
         // A size of another aspect ratio is a crop, not a scale: the flag is named.
         try E2E.assertFailsCleanly(["homography", "--distance", "1m", "--from-size", "2000x2000"], in: dir,
                                    mentions: ["--from-size '2000x2000'", "aspect ratio"])
@@ -226,5 +232,22 @@ final class BadInputTests: XCTestCase {
                                    mentions: ["no-such-dir"], absent: ["no-such-dir"])
         try E2E.assertFailsCleanly(["image", "info", "rgba.tga"], in: dir,
                                    mentions: ["rgba.tga", "not a supported image format"])
+    }
+
+    func testImageConvertRefusesLossyNarrowingAndAnIgnoredDepthFlag() throws {
+        let dir = try TemporaryDirectory()
+        try PFM.write(try Image(width: 2, height: 2, channels: 1, pixels: [Float](repeating: 300.5, count: 4)),
+                      to: dir.path("depth.pfm"))
+        try E2E.assertFailsCleanly(["image", "convert", "depth.pfm", "depth.jpg"], in: dir,
+                                   mentions: ["depth.jpg", "cannot store float32 values without loss"], absent: ["depth.jpg"])
+        try ImageIO.write(try Image(width: 2, height: 2, channels: 1, pixels: [UInt16](repeating: 4000, count: 4)),
+                          to: dir.path("wide16.png"))
+        try E2E.assertFailsCleanly(["image", "convert", "wide16.png", "wide16.jpg"], in: dir,
+                                   mentions: ["wide16.jpg", "uint16"], absent: ["wide16.jpg"])
+        try E2E.assertFailsCleanly(["image", "convert", "depth.pfm", "depth.npy", "--depth-png", "mm"], in: dir,
+                                   mentions: ["--depth-png", ".png"], absent: ["depth.npy"])
+        // Widening is allowed: a 16-bit PNG becomes float32 in a PFM with the same values.
+        try E2E.succeed(["image", "convert", "wide16.png", "wide16.pfm"], in: dir)
+        XCTAssertEqual(try PFM.read(dir.path("wide16.pfm")).doubleValues(), [4000, 4000, 4000, 4000])
     }
 }

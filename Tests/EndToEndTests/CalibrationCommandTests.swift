@@ -33,11 +33,11 @@ final class CalibrationCommandTests: XCTestCase {
             let pairs = try XCTUnwrap(json["pairs"] as? [[String: Any]])
             XCTAssertEqual(pairs.count, 1)
             XCTAssertEqual(pairs[0]["camera"] as? String, "tele")
-            XCTAssertClose(E2E.double(pairs[0]["baselineMillimetres"]), 10, absolute: 0.01)
-            XCTAssertClose(E2E.double(pairs[0]["baselineMillimetres"]), (100.0 + 0.01).squareRoot(), relative: 1e-12)
-            XCTAssertClose(E2E.double(pairs[0]["focalRatio"]), 2, relative: 1e-12)
-            XCTAssertClose(E2E.double(pairs[0]["rotationDegrees"]), 0.2, relative: 1e-9)
-            XCTAssertClose(E2E.doubles(pairs[0]["translationMillimetres"]), [-10, 0.1, 0], absolute: 1e-12)
+            XCTAssertClose(E2E.double(pairs[0]["baseline_millimetres"]), 10, absolute: 0.01)
+            XCTAssertClose(E2E.double(pairs[0]["baseline_millimetres"]), (100.0 + 0.01).squareRoot(), relative: 1e-12)
+            XCTAssertClose(E2E.double(pairs[0]["focal_ratio"]), 2, relative: 1e-12)
+            XCTAssertClose(E2E.double(pairs[0]["rotation_degrees"]), 0.2, relative: 1e-9)
+            XCTAssertClose(E2E.doubles(pairs[0]["translation_millimetres"]), [-10, 0.1, 0], absolute: 1e-12)
             let provenance = try XCTUnwrap(json["provenance"] as? [String: Any])
             XCTAssertEqual(provenance["source"] as? String, "nominal")
         }
@@ -61,10 +61,10 @@ final class CalibrationCommandTests: XCTestCase {
 
         let json = try E2E.jsonObject(try E2E.succeed(["calibration", "show", "calib.txt", "--json"], in: dir).stdout)
         let pairs = try XCTUnwrap(json["pairs"] as? [[String: Any]])
-        XCTAssertEqual(E2E.double(pairs.first?["baselineMillimetres"]), 176.252)
-        XCTAssertEqual(E2E.doubles(pairs.first?["translationMillimetres"]), [-176.252, 0, 0])
-        XCTAssertEqual(E2E.double(pairs.first?["focalRatio"]), 1)
-        XCTAssertEqual(E2E.double(pairs.first?["rotationDegrees"]), 0)
+        XCTAssertEqual(E2E.double(pairs.first?["baseline_millimetres"]), 176.252)
+        XCTAssertEqual(E2E.doubles(pairs.first?["translation_millimetres"]), [-176.252, 0, 0])
+        XCTAssertEqual(E2E.double(pairs.first?["focal_ratio"]), 1)
+        XCTAssertEqual(E2E.double(pairs.first?["rotation_degrees"]), 0)
         let cameras = try XCTUnwrap(json["cameras"] as? [[String: Any]])
         XCTAssertEqual(cameras.count, 2)
         XCTAssertEqual(E2E.double(cameras[0]["fx"]), 4161.221)
@@ -115,18 +115,18 @@ final class CalibrationCommandTests: XCTestCase {
             XCTAssertEqual(E2E.double(cameras[0]["fx"]), 530.5)
             XCTAssertEqual(E2E.double(cameras[0]["cy"]), 240.75)
             XCTAssertEqual(E2E.double(cameras[1]["fy"]), 1062.5)
-            XCTAssertEqual(E2E.doubles(cameras[0]["distortionCoefficients"]), [-0.28, 0.07, 0.001, -0.0002, 0.0])
+            XCTAssertEqual(E2E.doubles(cameras[0]["distortion_coefficients"]), [-0.28, 0.07, 0.001, -0.0002, 0.0])
             let pair = try XCTUnwrap((json["pairs"] as? [[String: Any]])?.first)
-            XCTAssertEqual(E2E.double(pair["baselineMillimetres"]), 5, "T = (-3, 0, 4) in the default unit mm")
-            XCTAssertEqual(E2E.double(pair["focalRatio"]), 2)
+            XCTAssertEqual(E2E.double(pair["baseline_millimetres"]), 5, "T = (-3, 0, 4) in the default unit mm")
+            XCTAssertEqual(E2E.double(pair["focal_ratio"]), 2)
         }
         // T is in the pattern's unit.
         let inCM = try E2E.jsonObject(try E2E.succeed(
             ["calibration", "show", "intrinsics.yml", "--image-size", "640x480", "--pattern-unit", "cm", "--json"],
             in: dir).stdout)
         let pair = try XCTUnwrap((inCM["pairs"] as? [[String: Any]])?.first)
-        XCTAssertClose(E2E.double(pair["baselineMillimetres"]), 50, relative: 1e-12)
-        XCTAssertClose(E2E.doubles(pair["translationMillimetres"]), [-30, 0, 40], relative: 1e-12)
+        XCTAssertClose(E2E.double(pair["baseline_millimetres"]), 50, relative: 1e-12)
+        XCTAssertClose(E2E.doubles(pair["translation_millimetres"]), [-30, 0, 40], relative: 1e-12)
 
         // Without --image-size: one line naming the file and what is missing.
         try E2E.assertFailsCleanly(["calibration", "show", "intrinsics.yml"], in: dir,
@@ -214,7 +214,7 @@ final class CalibrationCommandTests: XCTestCase {
             try E2E.succeed(["calibration", "show", "adirondack.xml", "--json"], in: dir).stdout)
         XCTAssertEqual(viaXML, direct)
         let pair = try XCTUnwrap((viaXML["pairs"] as? [[String: Any]])?.first)
-        XCTAssertEqual(E2E.double(pair["baselineMillimetres"]), 176.252)
+        XCTAssertEqual(E2E.double(pair["baseline_millimetres"]), 176.252)
     }
 
     func testConvertOpenCVStereoCalibToDualcamYAML() throws {
@@ -225,7 +225,7 @@ final class CalibrationCommandTests: XCTestCase {
         let cameras = try XCTUnwrap(json["cameras"] as? [[String: Any]])
         XCTAssertEqual(E2E.double(cameras[1]["fx"]), 1061.0)
         XCTAssertEqual(cameras[1]["width"] as? Int, 640)
-        XCTAssertEqual(E2E.double((json["pairs"] as? [[String: Any]])?.first?["baselineMillimetres"]), 5)
+        XCTAssertEqual(E2E.double((json["pairs"] as? [[String: Any]])?.first?["baseline_millimetres"]), 5)
     }
 
     func testConvertFormatFlagOverridesTheExtension() throws {

@@ -58,8 +58,8 @@ final class HomographyCommandTests: XCTestCase {
         let result = try E2E.succeed(["homography"] + arguments + ["--json"], file: file, line: line)
         XCTAssertEqual(result.stderr, "", file: file, line: line)
         let json = try E2E.jsonObject(result.stdout, file: file, line: line)
-        let h = E2E.doubles(json["H"], file: file, line: line)
-        let inverse = E2E.doubles(json["H_inverse"], file: file, line: line)
+        let h = E2E.doubles(json["homography"], file: file, line: line)
+        let inverse = E2E.doubles(json["inverse"], file: file, line: line)
         XCTAssertEqual(h.count, 9, file: file, line: line)
         XCTAssertEqual(inverse.count, 9, file: file, line: line)
         return Output(json: json, h: h, inverse: inverse)
@@ -110,7 +110,7 @@ final class HomographyCommandTests: XCTestCase {
         let out = try homography(["--distance", "1.2m"])
         XCTAssertEqual(out.json["from"] as? String, "wide")
         XCTAssertEqual(out.json["to"] as? String, "tele")
-        XCTAssertEqual(E2E.double(out.json["distance_m"]), 1.2)
+        XCTAssertEqual(E2E.double(out.json["distance_metres"]), 1.2)
         XCTAssertEqual(E2E.doubles(out.json["normal"]), [0, 0, 1])
         XCTAssertEqual(E2E.doubles(out.json["from_size"]), [4032, 3024])
         XCTAssertEqual(E2E.doubles(out.json["to_size"]), [4032, 3024])
@@ -146,12 +146,12 @@ final class HomographyCommandTests: XCTestCase {
         for spelling in ["120cm", "1200mm", "1.2 m", "1.20m"] {
             let other = try homography(["--distance", spelling])
             assertEachClose(other.h, metres.h, relative: 1e-12, spelling)
-            XCTAssertClose(E2E.double(other.json["distance_m"]), 1.2, relative: 1e-12, spelling)
+            XCTAssertClose(E2E.double(other.json["distance_metres"]), 1.2, relative: 1e-12, spelling)
         }
         let feet = try homography(["--distance", "4ft"])
         let inches = try homography(["--distance", "48in"])
         assertEachClose(feet.h, inches.h, relative: 1e-12, "4ft vs 48in")
-        XCTAssertClose(E2E.double(feet.json["distance_m"]), 1.2192, relative: 1e-12)
+        XCTAssertClose(E2E.double(feet.json["distance_metres"]), 1.2192, relative: 1e-12)
         assertEachClose(feet.h, try Self.expectedNominal(distanceMetres: 1.2192), relative: 1e-9)
         // 1.2 m and 4 ft (1.2192 m) really are different planes.
         XCTAssertGreaterThan(abs(feet.h[2] - metres.h[2]), 0.01)
@@ -159,7 +159,7 @@ final class HomographyCommandTests: XCTestCase {
 
     func testInfiniteDistanceGivesTheInfiniteHomography() throws {
         let out = try homography(["--distance", "inf"])
-        XCTAssertNil(out.json["distance_m"] as? NSNumber, "no finite distance")
+        XCTAssertNil(out.json["distance_metres"] as? NSNumber, "no finite distance")
         assertEachClose(out.h, try Self.expectedNominal(distanceMetres: nil), relative: 1e-9, "K_t R K_w^-1")
         // Far planes converge to it; near ones do not.
         let far = try homography(["--distance", "1000000m"])
@@ -238,6 +238,6 @@ final class HomographyCommandTests: XCTestCase {
     func homography(_ arguments: [String], in dir: TemporaryDirectory) throws -> Output {
         let result = try E2E.succeed(["homography"] + arguments + ["--json"], in: dir)
         let json = try E2E.jsonObject(result.stdout)
-        return Output(json: json, h: E2E.doubles(json["H"]), inverse: E2E.doubles(json["H_inverse"]))
+        return Output(json: json, h: E2E.doubles(json["homography"]), inverse: E2E.doubles(json["inverse"]))
     }
 }

@@ -53,7 +53,7 @@ final class ImageCommandTests: XCTestCase {
         let input = try depth.pixels(as: Float.self)
         let validCount = input.filter { $0.isFinite && $0 > 0 && ($0 * 1000).rounded() >= 1 }.count
         // 0.0004 m is 0.4 mm: positive but below the first code, stored as 0 with a warning.
-        XCTAssertEqual(toPNG.stderr, "warning: 1 values outside the PNG16 range were stored as 0 (no value)\n"
+        XCTAssertEqual(toPNG.stderr, "warning: 1 value outside the PNG16 range stored as 0 (no value)\n"
             + "wrote depth.png (PNG, 23x17 16-bit depth PNG (mm), \(validCount) valid values)\n")
         let png = try ImageIO.read(dir.path("depth.png"))
         XCTAssertEqual(png.element, .uint16, "a 16-bit PNG")
@@ -90,7 +90,7 @@ final class ImageCommandTests: XCTestCase {
         let values: [Float] = [1.5, 255.99, 300, .nan, 0.001, 42.25]
         try PFM.write(try Image(width: 3, height: 2, channels: 1, pixels: values), to: dir.path("disp.pfm"))
         let result = try E2E.succeed(["image", "convert", "disp.pfm", "disp.png", "--depth-png", "kitti"], in: dir)
-        XCTAssertTrue(result.stderr.contains("warning: 2 values outside the PNG16 range were stored as 0"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("warning: 2 values outside the PNG16 range stored as 0"), result.stderr)
         XCTAssertTrue(result.stderr.hasSuffix("wrote disp.png (PNG, 3x2 16-bit depth PNG (kitti), 3 valid values)\n"),
                       result.stderr)
         let codes = try ImageIO.read(dir.path("disp.png"))
@@ -112,9 +112,9 @@ final class ImageCommandTests: XCTestCase {
         XCTAssertEqual(json["channels"] as? Int, 1)
         XCTAssertEqual(json["element"] as? String, "float32")
         let stats = try XCTUnwrap(json["statistics"] as? [String: Any])
-        XCTAssertEqual(stats["finiteCount"] as? Int, 9)
-        XCTAssertEqual(stats["nanCount"] as? Int, 2)
-        XCTAssertEqual(stats["infiniteCount"] as? Int, 1)
+        XCTAssertEqual(stats["finite_count"] as? Int, 9)
+        XCTAssertEqual(stats["nan_count"] as? Int, 2)
+        XCTAssertEqual(stats["infinite_count"] as? Int, 1)
         XCTAssertEqual(E2E.double(stats["minimum"]), -4)
         XCTAssertEqual(E2E.double(stats["maximum"]), 10)
         XCTAssertClose(E2E.double(stats["mean"]), 21.0 / 9, relative: 1e-15)
@@ -140,8 +140,8 @@ final class ImageCommandTests: XCTestCase {
         XCTAssertEqual(json["channels"] as? Int, 4)
         XCTAssertEqual(json["element"] as? String, "uint16")
         let stats = try XCTUnwrap(json["statistics"] as? [String: Any])
-        XCTAssertEqual(stats["finiteCount"] as? Int, 80)
-        XCTAssertEqual(stats["nanCount"] as? Int, 0)
+        XCTAssertEqual(stats["finite_count"] as? Int, 80)
+        XCTAssertEqual(stats["nan_count"] as? Int, 0)
         XCTAssertEqual(E2E.double(stats["minimum"]), 7)
         XCTAssertEqual(E2E.double(stats["maximum"]), 65535)
         XCTAssertClose(E2E.double(stats["mean"]), values.map(Double.init).reduce(0, +) / 80, relative: 1e-12)
