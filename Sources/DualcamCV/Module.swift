@@ -1,5 +1,7 @@
 // module DualcamCV: the Swift owners of the OpenCV shim's handles (CVMat,
-// CVFileStorage) and the codec entry points. Nothing here includes OpenCV.
+// CVFileStorage), the codec entry points, image operations (CVImgproc,
+// CVRegistration) and calibration patterns (CVCalibrationPatterns).
+// Nothing here includes OpenCV.
 import CDualcamOpenCV
 
 /// Facts about the OpenCV build the shim links against.

@@ -8,6 +8,9 @@
  *   - handles (dc_mat, dc_fs, ...) are opaque, created by the shim and released
  *     with their *_free function exactly once (Swift does it in deinit);
  *     the *_free functions and dc_free_buffer return void: they cannot fail.
+ * Image operations (warps, remap, resize, colour / depth conversion, blur,
+ * phase correlation) are declared in dualcam_opencv_imgproc.h and calibration
+ * patterns (ChArUco, chessboard) in dualcam_opencv_patterns.h, same rules.
  */
 #ifndef DUALCAM_OPENCV_H
 #define DUALCAM_OPENCV_H
