@@ -58,6 +58,7 @@ let package = Package(
             name: "DualcamCalibration",
             dependencies: ["DualcamGeometry", "DualcamCV", "DualcamSupport", .product(name: "Yams", package: "Yams")]
         ),
+        .target(name: "DualcamSynthetic", dependencies: ["DualcamGeometry", "DualcamImaging", "DualcamCalibration"]),
 
         // MARK: The command
         .executableTarget(
@@ -78,6 +79,7 @@ let package = Package(
             name: "DualcamCalibrationTests",
             dependencies: ["DualcamCalibration", "DualcamCV", "TestSupport"]
         ),
+        .testTarget(name: "DualcamSyntheticTests", dependencies: ["DualcamSynthetic", "DualcamCalibration", "DualcamImaging", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["dualcam", "TestSupport", "DualcamImaging", "DualcamCV", "DualcamCalibration", "DualcamGeometry"]),
     ],
     swiftLanguageModes: [.v5]
