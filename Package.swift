@@ -64,7 +64,7 @@ let package = Package(
         .executableTarget(
             name: "dualcam",
             dependencies: [
-                "DualcamSupport", "DualcamGeometry", "DualcamCV", "DualcamImaging", "DualcamCalibration",
+                "DualcamSupport", "DualcamGeometry", "DualcamCV", "DualcamImaging", "DualcamCalibration", "DualcamSynthetic",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

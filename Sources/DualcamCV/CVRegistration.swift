@@ -68,4 +68,20 @@ public enum CVRegistration {
         }
         return (shift: (dx: dx, dy: dy), response: response)
     }
+
+    /// Sub-pixel translation of `b` relative to `a` (1-channel, same size) by
+    /// OpenCV's ECC maximisation (`cv::findTransformECC`, translation only),
+    /// same sign convention as `phaseCorrelate`: if b(x) = a(x - s) the result
+    /// is s. `gaussianSize` (odd, or 0 for none) pre-filters both images.
+    /// Unbiased by borders and by a sharpness difference between the images;
+    /// the shift must be within a few pixels. Throws when ECC does not converge.
+    public static func eccTranslation(
+        _ a: CVMat, _ b: CVMat, iterations: Int = 200, epsilon: Double = 1e-6, gaussianSize: Int = 5
+    ) throws -> (shift: (dx: Double, dy: Double), correlation: Double) {
+        var dx = 0.0, dy = 0.0, correlation = 0.0
+        try Shim.call("findTransformECC") {
+            dc_ecc_translation(a.handle, b.handle, Int32(iterations), epsilon, Int32(gaussianSize), &dx, &dy, &correlation, $0)
+        }
+        return (shift: (dx: dx, dy: dy), correlation: correlation)
+    }
 }

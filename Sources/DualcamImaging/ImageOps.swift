@@ -87,6 +87,16 @@ public enum ImageOps {
         try CVRegistration.phaseCorrelate(try a.makeCVMat(), try b.makeCVMat(), window: window, subpixel: subpixel)
     }
 
+    /// Sub-pixel translation of `b` relative to `a` (1-channel, same size) by
+    /// ECC maximisation; see `CVRegistration.eccTranslation`. Prefer it to
+    /// phase correlation for measuring small misregistrations between a
+    /// resampled view and a rendered or captured one.
+    public static func eccTranslation(
+        _ a: Image, _ b: Image, gaussianSize: Int = 5
+    ) throws -> (shift: (dx: Double, dy: Double), correlation: Double) {
+        try CVRegistration.eccTranslation(try a.makeCVMat(), try b.makeCVMat(), gaussianSize: gaussianSize)
+    }
+
     /// Runs `operation` on `image` as a CVMat (float16 as float32) and copies
     /// the result back with `image`'s element.
     static func processed(_ image: Image, _ operation: (CVMat) throws -> CVMat) throws -> Image {

@@ -16,11 +16,12 @@ struct Dualcam: ParsableCommand {
               dualcam homography --distance 1.2m
               dualcam image info depth.pfm
               dualcam image convert depth.pfm depth.png --depth-png mm
+              dualcam synth --scene room --size 1280x960 --out room
 
             Distances take a unit: 1.2m, 120cm, 1200mm, 4ft, 48in, inf.
             """,
         version: "dualcam \(version) (OpenCV \(OpenCVInfo.version))",
-        subcommands: [CalibrationCommand.self, HomographyCommand.self, ImageCommand.self]
+        subcommands: [CalibrationCommand.self, HomographyCommand.self, ImageCommand.self, SynthCommand.self]
     )
 
     /// ArgumentParser's own errors (unknown option, missing value) print the

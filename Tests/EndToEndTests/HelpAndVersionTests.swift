@@ -3,7 +3,7 @@ import TestSupport
 import XCTest
 
 final class HelpAndVersionTests: XCTestCase {
-    static let subcommands = ["calibration", "homography", "image"]
+    static let subcommands = ["calibration", "homography", "image", "synth"]
 
     func testHelpListsEverySubcommandWithAPurposeAndAnExample() throws {
         let result = try E2E.succeed(["--help"])
@@ -27,7 +27,7 @@ final class HelpAndVersionTests: XCTestCase {
         let listed = lines.filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") }
             .compactMap { $0.split(separator: " ").first.map(String.init) }
             .filter { !$0.hasPrefix("-") && $0 != "See" }
-        XCTAssertEqual(Set(listed), Set(Self.subcommands), "exactly the three subcommands are listed")
+        XCTAssertEqual(Set(listed), Set(Self.subcommands), "exactly these subcommands are listed")
 
         // The discussion (before USAGE) shows an example for each subcommand.
         guard let usage = help.range(of: "USAGE:") else { return XCTFail("no USAGE in:\n\(help)") }
@@ -41,7 +41,7 @@ final class HelpAndVersionTests: XCTestCase {
     func testEachSubcommandHelpHasAPurposeAndAnExample() throws {
         let commands: [[String]] = [
             ["calibration"], ["calibration", "show"], ["calibration", "convert"],
-            ["homography"], ["image"], ["image", "info"], ["image", "convert"],
+            ["homography"], ["image"], ["image", "info"], ["image", "convert"], ["synth"],
         ]
         for command in commands {
             let result = try E2E.succeed(command + ["--help"])

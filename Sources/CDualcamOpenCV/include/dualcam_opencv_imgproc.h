@@ -101,6 +101,16 @@ enum {
 int dc_phase_correlate(const dc_mat *a, const dc_mat *b, int window, int subpixel, double *dx,
                        double *dy, double *response, dc_error *err);
 
+/* Sub-pixel translation between two 1-channel images of the same size by
+ * OpenCV's ECC maximisation (cv::findTransformECC, MOTION_TRANSLATION,
+ * Gaussian pre-filter of `gauss_size` (odd, 0 = none), at most `iterations`
+ * steps or until the update is below `epsilon` px). Convention as
+ * dc_phase_correlate: if b(x) = a(x - s), the result is s. `correlation` is
+ * the enhanced correlation coefficient reached (1 = perfect). Fails with
+ * DC_ERR_OPENCV when ECC does not converge. */
+int dc_ecc_translation(const dc_mat *a, const dc_mat *b, int iterations, double epsilon, int gauss_size,
+                       double *dx, double *dy, double *correlation, dc_error *err);
+
 #ifdef __cplusplus
 }
 #endif

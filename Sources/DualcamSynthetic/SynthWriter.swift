@@ -1,0 +1,170 @@
+import DualcamCalibration
+import DualcamGeometry
+import DualcamImaging
+import DualcamSupport
+import Foundation
+
+/// Writes a `SynthDataset` to a directory:
+///
+///     wide.png, tele.png            8-bit RGB renders
+///     wide.depth.pfm, tele.depth.pfm  ground-truth depth, metres (Z along each camera's axis), NaN = no surface
+///     wide.covisible.png            255 where the wide pixel's surface point is also seen by tele, else 0
+///     lidar.csv                     x,y,depth_m,confidence in wide pixels
+///     lidar.depth.pfm, lidar.depth.png  the same samples as a sparse wide-aligned depth map (NaN / 0 = none; PNG in mm)
+///     wide.png.json, tele.png.json  per-frame intrinsics sidecars
+///     calibration.yaml              the rig at the rendered size (dualcam YAML)
+///     board.json                    board scenes: the target and each view's pose and ground-truth corners
+///     manifest.json                 everything above with units
+///
+/// With several board views the per-pair files get an index: wide_000.png, ...
+/// Nothing appears in the destination unless everything was written: files go
+/// to a hidden staging directory next to it first and are renamed into place.
+public enum SynthWriter {
+    public struct FileEntry: Encodable, Sendable {
+        public var path: String
+        public var kind: String
+        public var camera: String?
+        public var units: String
+    }
+
+    public struct Manifest: Encodable, Sendable {
+        public var tool = "dualcam synth"
+        public var scene: String
+        public var seed: UInt64
+        public var size: [Int]
+        public var samplesPerPixel: Int
+        public var noiseSigmaLevels: Double
+        public var planeDistanceMetres: Double?
+        public var worldFrame = "the wide camera's frame, metres, x right, y down, z forward"
+        public var lidar: LidarSummary
+        public var files: [FileEntry]
+    }
+
+    public struct LidarSummary: Encodable, Sendable {
+        public var pattern: String
+        public var samples: Int
+        public var outliers: Int
+        public var noiseSigmaMetres: Double
+        public var outlierFraction: Double
+        public var rangeLimitMetres: Double
+    }
+
+    /// Writes the dataset into `directory` (created if missing) and returns the manifest.
+    @discardableResult
+    public static func write(_ dataset: SynthDataset, to directory: URL) throws -> Manifest {
+        let fm = FileManager.default
+        let parent = directory.deletingLastPathComponent()
+        var isDirectory: ObjCBool = false
+        if fm.fileExists(atPath: directory.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw DualcamError.io(path: directory.path, reason: "exists and is not a directory")
+        }
+        guard fm.fileExists(atPath: parent.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw DualcamError.io(path: directory.path, reason: "parent directory \(parent.path) does not exist")
+        }
+        let staging = parent.appendingPathComponent(".\(directory.lastPathComponent).staging-\(UUID().uuidString)")
+        do {
+            try fm.createDirectory(at: staging, withIntermediateDirectories: false)
+            defer { try? fm.removeItem(at: staging) }
+            let manifest = try writeFiles(dataset, into: staging)
+            try moveContents(of: staging, into: directory)
+            return manifest
+        } catch let error as DualcamError {
+            throw error
+        } catch {
+            throw DualcamError.io(path: directory.path, reason: "cannot write: \(error.localizedDescription)")
+        }
+    }
+
+    static func writeFiles(_ dataset: SynthDataset, into dir: URL) throws -> Manifest {
+        var files: [FileEntry] = []
+        let many = dataset.pairs.count > 1
+        func name(_ base: String, _ index: Int, _ ext: String) -> String {
+            many ? String(format: "%@_%03d.%@", base, index, ext) : "\(base).\(ext)"
+        }
+        let size = dataset.spec.size
+        for (index, pair) in dataset.pairs.enumerated() {
+            for view in [pair.wide, pair.tele] {
+                let camera = view.camera.rawValue
+                let image = name(camera, index, "png")
+                try ImageIO.write(view.image, to: dir.appendingPathComponent(image))
+                files.append(FileEntry(path: image, kind: "image", camera: camera, units: "8-bit RGB"))
+                let intrinsics = try dataset.calibration.rig.camera(view.camera).model.intrinsics
+                try FrameIntrinsicsSidecar.write(intrinsics, besides: dir.appendingPathComponent(image))
+                files.append(FileEntry(path: image + ".json", kind: "intrinsics", camera: camera,
+                                       units: "pixels, for the image's size"))
+                let depth = name(camera, index, "depth.pfm")
+                try PFM.write(view.depth, to: dir.appendingPathComponent(depth))
+                files.append(FileEntry(path: depth, kind: "ground-truth depth", camera: camera,
+                                       units: "metres, Z along the camera's optical axis, NaN = no surface"))
+            }
+            let mask = name("wide", index, "covisible.png")
+            try ImageIO.write(try Image(width: size.width, height: size.height, channels: 1,
+                                        pixels: pair.covisible.map { $0 ? UInt8(255) : 0 }),
+                              to: dir.appendingPathComponent(mask))
+            files.append(FileEntry(path: mask, kind: "co-visibility mask", camera: "wide",
+                                   units: "255 = also visible in tele, 0 = not"))
+            let samples = pair.lidar.map {
+                DepthSample(x: Double($0.x), y: Double($0.y), depthMetres: $0.depth, confidence: $0.confidence)
+            }
+            let csv = name("lidar", index, "csv")
+            try DepthSamplesCSV.write(samples, to: dir.appendingPathComponent(csv))
+            files.append(FileEntry(path: csv, kind: "sparse depth samples", camera: "wide",
+                                   units: "x,y in wide pixels; depth_m in metres; confidence in [0, 1]"))
+            let sparse = try DepthSamplesCSV.sparseDepthImage(samples, width: size.width, height: size.height)
+            let sparsePFM = name("lidar", index, "depth.pfm"), sparsePNG = name("lidar", index, "depth.png")
+            try PFM.write(sparse, to: dir.appendingPathComponent(sparsePFM))
+            try DepthPNG.write(depthMetres: sparse, to: dir.appendingPathComponent(sparsePNG), convention: .millimetres)
+            files.append(FileEntry(path: sparsePFM, kind: "sparse depth map", camera: "wide", units: "metres, NaN = no sample"))
+            files.append(FileEntry(path: sparsePNG, kind: "sparse depth map", camera: "wide",
+                                   units: "uint16 millimetres, 0 = no sample"))
+        }
+        try dataset.calibration.write(to: dir.appendingPathComponent("calibration.yaml"),
+                                      comment: "Synthetic rig: the ground truth of the rendered images.")
+        files.append(FileEntry(path: "calibration.yaml", kind: "calibration", camera: nil,
+                               units: "dualcam YAML; intrinsics in pixels at the rendered size, extrinsics in mm"))
+        if dataset.pairs.contains(where: { $0.boardPose != nil }) {
+            try BoardGroundTruth.write(dataset, to: dir.appendingPathComponent("board.json"))
+            files.append(FileEntry(path: "board.json", kind: "board ground truth", camera: nil,
+                                   units: "board in metres; poses worldFromBoard (world = wide); corners in pixels"))
+        }
+        let spec = dataset.spec
+        let lidar = LidarSummary(
+            pattern: describe(spec.lidar.pattern), samples: dataset.pairs.reduce(0) { $0 + $1.lidar.count },
+            outliers: dataset.pairs.reduce(0) { $0 + $1.lidar.filter(\.isOutlier).count },
+            noiseSigmaMetres: spec.lidar.noiseSigma, outlierFraction: spec.lidar.outlierFraction,
+            rangeLimitMetres: spec.lidar.rangeLimit)
+        var manifest = Manifest(scene: spec.sceneName, seed: spec.sceneOptions.seed, size: [size.width, size.height],
+                                samplesPerPixel: spec.render.samplesPerAxis * spec.render.samplesPerAxis,
+                                noiseSigmaLevels: spec.render.noiseSigma,
+                                planeDistanceMetres: spec.sceneName == "plane" ? spec.sceneOptions.planeDistance : nil,
+                                lidar: lidar, files: files)
+        manifest.files.append(FileEntry(path: "manifest.json", kind: "manifest", camera: nil, units: "this file"))
+        try AtomicFile.write(try json(manifest), to: dir.appendingPathComponent("manifest.json"))
+        return manifest
+    }
+
+    static func describe(_ pattern: LidarSampling.Pattern) -> String {
+        switch pattern {
+        case let .random(fraction): return "random:\(fraction)"
+        case let .grid(columns, rows): return "grid:\(columns)x\(rows)"
+        }
+    }
+
+    static func json<T: Encodable>(_ value: T) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        return try encoder.encode(value)
+    }
+
+    /// Renames every file of `staging` into `directory` (created if needed).
+    static func moveContents(of staging: URL, into directory: URL) throws {
+        let fm = FileManager.default
+        try fm.createDirectory(at: directory, withIntermediateDirectories: true)
+        for name in try fm.contentsOfDirectory(atPath: staging.path) {
+            let target = directory.appendingPathComponent(name)
+            if fm.fileExists(atPath: target.path) { try fm.removeItem(at: target) }
+            try fm.moveItem(at: staging.appendingPathComponent(name), to: target)
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import DualcamCalibration
+import DualcamGeometry
+import DualcamImaging
+import DualcamSupport
+
+/// What to synthesise: a named scene seen by a rig at one image size.
+public struct SynthSpec: Sendable {
+    public var sceneName: String
+    public var sceneOptions = SceneLibrary.Options()
+    /// The rig (and its provenance); every camera is rendered at `size`.
+    public var calibration: CalibrationFile
+    public var size: PixelSize
+    public var render = RenderOptions()
+    public var lidar = LidarSampling()
+    /// The board of the `board` scene and how many views of it.
+    public var board = BoardTarget(kind: .chessboard(columns: 9, rows: 6), squareSize: 0.025)
+    public var boardViews = 1
+
+    public init(sceneName: String, calibration: CalibrationFile, size: PixelSize) {
+        self.sceneName = sceneName
+        self.calibration = calibration
+        self.size = size
+    }
+}
+
+/// One rendered wide/tele pair with its ground truth.
+public struct SynthPair: Sendable {
+    public var wide: RenderedView
+    public var tele: RenderedView
+    /// Wide pixels whose surface point is also visible in tele (row-major).
+    public var covisible: [Bool]
+    /// LiDAR-like samples registered to the wide image.
+    public var lidar: [LidarSample]
+    /// `worldFromBoard` for board views.
+    public var boardPose: RigidTransform?
+}
+
+/// A synthetic dataset: the rig at the rendered size and one or more pairs.
+public struct SynthDataset: Sendable {
+    public var spec: SynthSpec
+    /// The calibration at the rendered size (what consumers of the images use).
+    public var calibration: CalibrationFile
+    public var pairs: [SynthPair]
+}
+
+public enum Synthesizer {
+    /// The camera names a synthetic rig must have.
+    public static let wide: FrameName = .wide, tele: FrameName = .tele
+
+    /// Renders `spec`. Validates everything first, so a bad spec fails before
+    /// any work: unknown scene, impossible size, rig without wide/tele.
+    public static func make(_ spec: SynthSpec) throws -> SynthDataset {
+        guard SceneLibrary.names.contains(spec.sceneName) else {
+            throw DualcamError.invalidValue(
+                name: "scene '\(spec.sceneName)'", reason: "unknown scene; expected one of \(SceneLibrary.names.joined(separator: ", "))")
+        }
+        guard (16...8192).contains(spec.size.width), (16...8192).contains(spec.size.height) else {
+            throw DualcamError.invalidValue(name: "size \(spec.size)", reason: "expected 16 to 8192 pixels per side")
+        }
+        guard spec.boardViews >= 1 else {
+            throw DualcamError.invalidValue(name: "views", reason: "expected at least 1 view")
+        }
+        let rig = try scaledRig(spec.calibration.rig, to: spec.size)
+        var calibration = spec.calibration
+        calibration.rig = rig
+        let note = "rendered by dualcam synth at \(spec.size) (scene \(spec.sceneName))"
+        calibration.provenance.notes = [spec.calibration.provenance.notes, note].compactMap { $0 }.joined(separator: "; ")
+
+        var pairs: [SynthPair] = []
+        if spec.sceneName == "board" {
+            let bitmap = try boardBitmap(spec.board)
+            let poses = try BoardPoses.sample(count: spec.boardViews, target: spec.board, rig: rig, seed: spec.sceneOptions.seed)
+            for (index, pose) in poses.enumerated() {
+                let scene = Scene(name: "board", objects: [spec.board.sceneObject(worldFromBoard: pose, bitmap: bitmap)],
+                                  background: .grey(0.5))
+                var render = spec.render
+                render.seed = spec.render.seed &+ UInt64(index)
+                pairs.append(try renderPair(scene, rig: rig, render: render, lidar: spec.lidar, boardPose: pose))
+            }
+        } else {
+            let scene = try SceneLibrary.scene(named: spec.sceneName, options: spec.sceneOptions)
+            pairs.append(try renderPair(scene, rig: rig, render: spec.render, lidar: spec.lidar, boardPose: nil))
+        }
+        return SynthDataset(spec: spec, calibration: calibration, pairs: pairs)
+    }
+
+    static func renderPair(_ scene: Scene, rig: Rig, render: RenderOptions, lidar: LidarSampling,
+                           boardPose: RigidTransform?) throws -> SynthPair {
+        let wide = try Renderer.render(scene, camera: Self.wide, of: rig, options: render)
+        let tele = try Renderer.render(scene, camera: Self.tele, of: rig, options: render)
+        let covisible = try GroundTruth.covisibility(from: wide, to: tele, rig: rig, scene: scene)
+        var sampling = lidar
+        sampling.seed = lidar.seed &+ render.seed
+        return SynthPair(wide: wide, tele: tele, covisible: covisible, lidar: try sampling.sample(wide.depth),
+                         boardPose: boardPose)
+    }
+
+    /// Every camera of `rig` with its intrinsics scaled to `size` (same aspect
+    /// ratio required); wide and tele must be present.
+    public static func scaledRig(_ rig: Rig, to size: PixelSize) throws -> Rig {
+        var scaled = rig
+        for name in [wide, tele] where !rig.cameraNames.contains(name) {
+            throw DualcamError.invalidValue(
+                name: "rig", reason: "has no '\(name)' camera (it has \(rig.cameraNames.map(\.rawValue).joined(separator: ", ")))")
+        }
+        for camera in rig.cameras {
+            do {
+                try scaled.setCamera(RigCamera(name: camera.name, model: try camera.model.scaled(to: size)))
+            } catch let error as GeometryError {
+                throw DualcamError.invalidValue(name: "size \(size)", reason: "\(camera.name) camera: \(error.description)")
+            }
+        }
+        return scaled
+    }
+
+    static func boardBitmap(_ board: BoardTarget) throws -> Bitmap {
+        if let bitmap = board.chessboardBitmap() { return bitmap }
+        return try BoardBitmaps.charuco(board)
+    }
+}
+
+extension SceneLibrary {
+    /// The scene called `name` (`plane`, `steps`, `room`); `board` scenes are
+    /// built per view by `Synthesizer`.
+    public static func scene(named name: String, options: Options) throws -> Scene {
+        switch name {
+        case "plane": return plane(options)
+        case "steps": return steps(options)
+        case "room": return room(options)
+        default:
+            throw DualcamError.invalidValue(name: "scene '\(name)'", reason: "unknown scene; expected one of \(names.joined(separator: ", "))")
+        }
+    }
+}

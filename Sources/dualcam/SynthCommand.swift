@@ -1,0 +1,142 @@
+import ArgumentParser
+import DualcamCalibration
+import DualcamGeometry
+import DualcamSupport
+import DualcamSynthetic
+import Foundation
+
+struct SynthCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "synth",
+        abstract: "Render a synthetic wide/tele scene with ground-truth depth, LiDAR samples and calibration.",
+        discussion: """
+            Scenes: plane (one textured plane at --distance), steps (planes at 0.5, 1, 2, 4 m),
+            room (a room with objects from 0.4 to 6 m), board (calibration target views).
+            Writes wide.png, tele.png, wide.depth.pfm, tele.depth.pfm (metres), wide.covisible.png,
+            lidar.csv, lidar.depth.pfm/.png, calibration.yaml, <image>.json intrinsics and manifest.json.
+
+            Example: dualcam synth --scene plane --distance 1.2m --size 1280x960 --out plane-1.2m
+            """
+    )
+
+    @Option(name: .long, help: "Scene: plane, steps, room or board.")
+    var scene: String = "room"
+
+    @Option(name: .long, parsing: .unconditional, help: "Distance of the plane scene along the wide axis (e.g. 1.2m).")
+    var distance: String?
+
+    @Option(name: .long, parsing: .unconditional, help: "Tilt of the plane scene about the vertical axis, degrees.")
+    var tilt: Double = 0
+
+    @Option(name: .long, help: "Rig calibration file (default: the nominal phone wide/tele rig).")
+    var rig: String?
+
+    @Option(name: .long, help: "Image size WxH for both cameras (the rig's aspect ratio).")
+    var size: String = "1280x960"
+
+    @Option(name: .long, help: "Seed for textures, noise and samples.")
+    var seed: UInt64 = 1
+
+    @Option(name: .long, help: "Samples per pixel for anti-aliasing: 1, 4, 9 or 16.")
+    var spp: Int = 4
+
+    @Option(name: .long, help: "Sensor noise sigma in 8-bit levels.")
+    var noise: Double = 0
+
+    @Option(name: .long, help: "LiDAR sampling: random:FRACTION (random:0.02 or random:2%) or grid:COLSxROWS.")
+    var lidar: String = "random:0.02"
+
+    @Option(name: .customLong("lidar-noise"), help: "LiDAR depth noise sigma with a unit (e.g. 1cm), or 0.")
+    var lidarNoise: String = "1cm"
+
+    @Option(name: .customLong("lidar-outliers"), help: "Fraction of LiDAR samples that are outliers.")
+    var lidarOutliers: Double = 0.02
+
+    @Option(name: .customLong("lidar-range"), help: "LiDAR range limit with a unit.")
+    var lidarRange: String = "5m"
+
+    @Flag(name: .long, help: "Add untextured (flat) regions to the scene.")
+    var untextured = false
+
+    @Option(name: .long, help: "Board scene target, e.g. chessboard:9x6:25mm or charuco:8x6:30mm:22mm:DICT_5X5_100.")
+    var board: String = "chessboard:9x6:25mm"
+
+    @Option(name: .long, help: "Board scene: number of views.")
+    var views: Int = 1
+
+    @Option(name: .long, help: "Output directory (created if missing).")
+    var out: String
+
+    @Flag(name: .long, help: "Print the manifest as JSON.")
+    var json = false
+
+    func run() throws {
+        try reportingErrors {
+            let spec = try makeSpec()
+            let started = Date()
+            let dataset = try Synthesizer.make(spec)
+            let manifest = try SynthWriter.write(dataset, to: URL(fileURLWithPath: out))
+            if json {
+                try printJSON(manifest)
+            } else {
+                let seconds = Date().timeIntervalSince(started)
+                print("synth: scene \(scene), \(spec.size), \(dataset.pairs.count) pair(s), "
+                      + "\(manifest.lidar.samples) LiDAR samples, \(String(format: "%.2f", seconds)) s -> \(out)")
+            }
+        }
+    }
+
+    func makeSpec() throws -> SynthSpec {
+        let calibration = try loadCalibration(rig).file
+        let pixelSize = try parseFlag("--size", size, parseSize)
+        _ = try parseFlag("--size", size) { _ in try Synthesizer.scaledRig(calibration.rig, to: pixelSize) }
+        var spec = SynthSpec(sceneName: scene, calibration: calibration, size: pixelSize)
+        guard SceneLibrary.names.contains(scene) else {
+            throw DualcamError.invalidValue(name: "--scene '\(scene)'",
+                                            reason: "unknown scene; expected one of \(SceneLibrary.names.joined(separator: ", "))")
+        }
+        if let distance {
+            guard scene == "plane" else {
+                throw DualcamError.invalidValue(name: "--distance", reason: "places the plane scene only (got --scene \(scene))")
+            }
+            let d = try parseFlag("--distance", distance) { try Distance(parsing: $0) }
+            guard !d.isInfinite else {
+                throw DualcamError.invalidValue(name: "--distance '\(distance)'", reason: "the plane must be at a finite distance")
+            }
+            spec.sceneOptions.planeDistance = d.metres
+        }
+        guard tilt.isFinite, abs(tilt) < 80 else {
+            throw DualcamError.invalidValue(name: "--tilt", reason: "expected degrees between -80 and 80")
+        }
+        spec.sceneOptions.planeTiltDegrees = tilt
+        spec.sceneOptions.seed = seed
+        spec.sceneOptions.untextured = untextured
+        let root = Int(Double(spp).squareRoot().rounded())
+        guard spp > 0, root * root == spp, root <= 8 else {
+            throw DualcamError.invalidValue(name: "--spp \(spp)", reason: "expected a square number of samples: 1, 4, 9, 16, ... 64")
+        }
+        spec.render.samplesPerAxis = root
+        guard noise.isFinite, noise >= 0 else {
+            throw DualcamError.invalidValue(name: "--noise", reason: "expected a non-negative sigma in 8-bit levels")
+        }
+        spec.render.noiseSigma = noise
+        spec.render.seed = seed
+        guard let pattern = LidarSampling.parsePattern(lidar) else {
+            throw DualcamError.invalidValue(name: "--lidar '\(lidar)'", reason: "expected random:FRACTION (e.g. random:0.02, random:2%) or grid:COLSxROWS")
+        }
+        spec.lidar.pattern = pattern
+        spec.lidar.noiseSigma = lidarNoise == "0" ? 0 : try parseFlag("--lidar-noise", lidarNoise) { try Distance(parsing: $0).metres }
+        spec.lidar.rangeLimit = try parseFlag("--lidar-range", lidarRange) { try Distance(parsing: $0).metres }
+        guard lidarOutliers >= 0, lidarOutliers <= 1 else {
+            throw DualcamError.invalidValue(name: "--lidar-outliers", reason: "expected a fraction in [0, 1]")
+        }
+        spec.lidar.outlierFraction = lidarOutliers
+        spec.lidar.seed = seed
+        spec.board = try parseFlag("--board", board) { try BoardTarget(parsing: $0) }
+        guard views >= 1, views <= 500 else {
+            throw DualcamError.invalidValue(name: "--views", reason: "expected 1 to 500 views")
+        }
+        spec.boardViews = views
+        return spec
+    }
+}
