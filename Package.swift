@@ -59,12 +59,15 @@ let package = Package(
             dependencies: ["DualcamGeometry", "DualcamCV", "DualcamSupport", .product(name: "Yams", package: "Yams")]
         ),
         .target(name: "DualcamSynthetic", dependencies: ["DualcamGeometry", "DualcamImaging", "DualcamCalibration"]),
+        .target(name: "DualcamConvergence", dependencies: ["DualcamGeometry", "DualcamImaging", "DualcamCalibration"]),
+
+        .target(name: "DualcamBench", dependencies: ["DualcamSynthetic", "DualcamImaging", "DualcamCalibration", "DualcamSupport"]),
 
         // MARK: The command
         .executableTarget(
             name: "dualcam",
             dependencies: [
-                "DualcamSupport", "DualcamGeometry", "DualcamCV", "DualcamImaging", "DualcamCalibration", "DualcamSynthetic",
+                "DualcamSupport", "DualcamGeometry", "DualcamCV", "DualcamImaging", "DualcamCalibration", "DualcamSynthetic", "DualcamBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -80,6 +83,7 @@ let package = Package(
             dependencies: ["DualcamCalibration", "DualcamCV", "TestSupport"]
         ),
         .testTarget(name: "DualcamSyntheticTests", dependencies: ["DualcamSynthetic", "DualcamCalibration", "DualcamImaging", "TestSupport"]),
+        .testTarget(name: "DualcamConvergenceTests", dependencies: ["DualcamConvergence", "DualcamSynthetic", "DualcamCalibration", "DualcamImaging", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["dualcam", "TestSupport", "DualcamImaging", "DualcamCV", "DualcamCalibration", "DualcamGeometry"]),
     ],
     swiftLanguageModes: [.v5]

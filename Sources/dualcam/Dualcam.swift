@@ -17,11 +17,12 @@ struct Dualcam: ParsableCommand {
               dualcam image info depth.pfm
               dualcam image convert depth.pfm depth.png --depth-png mm
               dualcam synth --scene room --size 1280x960 --out room
+              dualcam bench render
 
             Distances take a unit: 1.2m, 120cm, 1200mm, 4ft, 48in, inf.
             """,
         version: "dualcam \(version) (OpenCV \(OpenCVInfo.version))",
-        subcommands: [CalibrationCommand.self, HomographyCommand.self, ImageCommand.self, SynthCommand.self]
+        subcommands: [CalibrationCommand.self, HomographyCommand.self, ImageCommand.self, SynthCommand.self, BenchCommand.self]
     )
 
     /// ArgumentParser's own errors (unknown option, missing value) print the

@@ -1,0 +1,42 @@
+import DualcamGeometry
+import DualcamSupport
+import DualcamSynthetic
+
+/// The project's benchmarks, run by `dualcam bench [NAME]`. Each runs its
+/// work several times on generated input and measures the reference it is
+/// compared with (plain OpenCV doing the same job) in the same run, so the
+/// ratio survives a noisy machine.
+public enum Benchmarks {
+    public struct Entry: Sendable {
+        public let name: String
+        public let summary: String
+        let run: @Sendable (Int) throws -> BenchmarkResult
+    }
+
+    public static let all: [Entry] = [
+        Entry(name: "render", summary: "ray-cast the room scene, wide + tele at 1920x1440, 4 samples per pixel") { runs in
+            try RenderBenchmark.run(name: "render", scene: SceneLibrary.room(.init()),
+                                    size: PixelSize(width: 1920, height: 1440), samplesPerAxis: 2, runs: runs)
+        },
+        Entry(name: "render-plane", summary: "ray-cast the plane scene, wide + tele at 1920x1440, 1 sample per pixel (the reference's job exactly)") { runs in
+            var options = SceneLibrary.Options()
+            options.planeDistance = 1.2
+            return try RenderBenchmark.run(name: "render-plane", scene: SceneLibrary.plane(options),
+                                           size: PixelSize(width: 1920, height: 1440), samplesPerAxis: 1, runs: runs)
+        },
+    ]
+
+    public static var names: [String] { all.map(\.name) }
+
+    /// Runs the named benchmarks (all when `names` is empty).
+    public static func run(_ names: [String], runs: Int) throws -> [BenchmarkResult] {
+        let chosen = names.isEmpty ? all : try names.map { name in
+            guard let entry = all.first(where: { $0.name == name }) else {
+                throw DualcamError.invalidValue(
+                    name: "benchmark '\(name)'", reason: "unknown; expected one of \(Benchmarks.names.joined(separator: ", "))")
+            }
+            return entry
+        }
+        return try chosen.map { try $0.run(runs) }
+    }
+}

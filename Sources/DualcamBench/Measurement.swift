@@ -1,0 +1,61 @@
+import Foundation
+
+/// Wall-clock timings of repeated runs and their summary.
+public struct Timing: Codable, Sendable {
+    public var runs: [Double]  // milliseconds
+    public var median: Double { Self.quantile(runs, 0.5) }
+    public var minimum: Double { runs.min() ?? .nan }
+    public var maximum: Double { runs.max() ?? .nan }
+    /// Half the interquartile range relative to the median: a robust spread.
+    public var relativeSpread: Double { (Self.quantile(runs, 0.75) - Self.quantile(runs, 0.25)) / 2 / median }
+
+    static func quantile(_ values: [Double], _ q: Double) -> Double {
+        guard !values.isEmpty else { return .nan }
+        let sorted = values.sorted()
+        let position = q * Double(sorted.count - 1)
+        let i = Int(position), f = position - Double(i)
+        return i + 1 < sorted.count ? sorted[i] * (1 - f) + sorted[i + 1] * f : sorted[i]
+    }
+
+    /// Runs `body` once to warm up, then `runs` times, timing each run.
+    public static func measure(runs: Int, _ body: () throws -> Void) rethrows -> Timing {
+        try body()
+        var times: [Double] = []
+        for _ in 0..<max(1, runs) {
+            let start = DispatchTime.now().uptimeNanoseconds
+            try body()
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        }
+        return Timing(runs: times)
+    }
+
+    /// `median 12.3 ms (min 11.9, max 13.0, spread ±2.1 %)`.
+    public var summary: String {
+        String(format: "median %.1f ms (min %.1f, max %.1f, spread ±%.1f %%)", median, minimum, maximum,
+               relativeSpread * 100)
+    }
+}
+
+/// One benchmark's result: dualcam's timing and the reference's, measured in the same run.
+public struct BenchmarkResult: Codable, Sendable {
+    public var name: String
+    public var work: String
+    public var reference: String
+    public var dualcam: Timing
+    public var referenceTiming: Timing
+    /// dualcam median / reference median.
+    public var ratio: Double { dualcam.median / referenceTiming.median }
+    /// Other figures the benchmark reports (throughputs, sizes).
+    public var figures: [String: Double]
+
+    public var text: String {
+        var lines = ["benchmark \(name): \(work), \(dualcam.runs.count) runs",
+                     "  dualcam:   \(dualcam.summary)",
+                     "  reference: \(referenceTiming.summary) — \(reference)",
+                     String(format: "  ratio dualcam / reference: %.2f", ratio)]
+        for (key, value) in figures.sorted(by: { $0.key < $1.key }) {
+            lines.append(String(format: "  %@: %.4g", key, value))
+        }
+        return lines.joined(separator: "\n")
+    }
+}
