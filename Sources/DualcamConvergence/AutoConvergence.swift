@@ -48,12 +48,13 @@ public struct ConvergenceScore: Equatable, Sendable {
 public struct AutoConvergenceResult: Sendable {
     /// The chosen convergence distance.
     public var distance: Distance
-    /// The score (NCC at full resolution, or at the coarse level when not
-    /// refined) at `distance`.
+    /// The score at `distance` (NCC at the refinement's resolution, or at the
+    /// coarse level when not refined).
     public var score: Double
     /// The coarse sweep, nearest first (uniform in inverse distance).
     public var curve: [ConvergenceScore]
-    /// The full-resolution samples of the refinement, nearest first (empty when not refined).
+    /// The samples of the refinement (full resolution unless the scored region
+    /// is longer than 2048 pixels), nearest first; empty when not refined.
     public var refinement: [ConvergenceScore]
     /// The scored region in canvas pixels (the whole canvas without `at`).
     public var window: CanvasWindow
@@ -69,7 +70,8 @@ public struct AutoConvergenceResult: Sendable {
 ///    canvas camera's image by zero-mean normalised cross-correlation over the
 ///    window (or the whole overlap), on a resized pair (`SweepLevel`).
 /// 2. Refine: around the best coarse sample (+-1.5 steps), a finer sweep at
-///    full resolution with steps moving the image by at most 0.2 canvas
+///    full resolution (reduced by powers of two when the scored region is
+///    longer than 2048 pixels) with steps moving the image by at most 0.2
 ///    pixels; then a least-squares parabola through the best sample and its
 ///    neighbours (up to 2 on each side) gives the sub-step maximum, kept within
 ///    one fine step of the best sample.
@@ -142,12 +144,9 @@ enum AutoConvergence {
         let coarse = try SweepLevel(geometry: g, fixed: fixedImage, moving: movingImage, canvasScale: coarseScale,
                                     movingScale: min(1, coarseScale * magnification), window: window)
         let dq = (qMax - qMin) / Double(steps - 1)
-        var curve: [ConvergenceScore] = []
-        let minCount = coarse.window.width * coarse.window.height / 4
-        for i in 0..<steps {
-            let q = i == steps - 1 ? qMax : qMin + Double(i) * dq
-            curve.append(try sample(coarse, q, minCount: minCount))
-        }
+        let coarseScan = try scan(coarse, (0..<steps).map { $0 == steps - 1 ? qMax : qMin + Double($0) * dq },
+                                  windowed: window != nil)
+        let curve = coarseScan.scores
         guard let best = curve.indices.max(by: { curve[$0].score < curve[$1].score }), curve[best].score > -1 else {
             throw ConvergenceError.noOverlap(
                 "auto distance: the \(g.wideCamera) and \(g.teleCamera) views do not overlap in the scored region "
@@ -158,34 +157,49 @@ enum AutoConvergence {
                                            coarseScale: coarseScale)
         guard o.refine else { return result }
 
-        // Refinement at full resolution around the best coarse sample.
-        let fine = try SweepLevel(geometry: g, fixed: fixedImage, moving: movingImage, canvasScale: 1,
-                                  movingScale: min(1, magnification), window: window)
+        // Refinement around the best coarse sample, at full resolution (or the
+        // largest power-of-two reduction that keeps the region within 2048
+        // pixels on its longer side).
+        let longer = Double(max(region.width, region.height))
+        let fineScale = [1, 0.5, 0.25, 0.125].first { longer * $0 <= 2048 } ?? 0.125
+        let fine = try SweepLevel(geometry: g, fixed: fixedImage, moving: movingImage, canvasScale: fineScale,
+                                  movingScale: min(1, fineScale * magnification), window: window)
         let lo = max(qMin, curve[best].inverseDistance - 1.5 * dq)
         let hi = min(qMax, curve[best].inverseDistance + 1.5 * dq)
-        let fineSteps = min(61, max(7, Int(((hi - lo) * rate / 0.2).rounded(.up)) + 1))
+        let fineSteps = min(61, max(7, Int(((hi - lo) * rate * fineScale / 0.2).rounded(.up)) + 1))
         let df = (hi - lo) / Double(fineSteps - 1)
-        let fineMin = fine.window.width * fine.window.height / 4
-        var samples: [ConvergenceScore] = []
-        for j in 0..<fineSteps {
-            samples.append(try sample(fine, j == fineSteps - 1 ? hi : lo + Double(j) * df, minCount: fineMin))
-        }
+        let fineScan = try scan(fine, (0..<fineSteps).map { $0 == fineSteps - 1 ? hi : lo + Double($0) * df },
+                                windowed: window != nil)
+        let samples = fineScan.scores
         let j = samples.indices.max { samples[$0].score < samples[$1].score }!
         var q = samples[j].inverseDistance
-        if let offset = parabolaPeak(samples.map(\.score), around: j) {
+        if samples[j].score > -1, let offset = parabolaPeak(samples.map(\.score), around: j) {
             q = min(qMax, max(qMin, q + offset * df))
         }
-        let chosen = try sample(fine, q, minCount: fineMin)
-        result.distance = chosen.distance
-        result.score = chosen.score
+        let chosen = try scan(fine, [q], windowed: window != nil, minCount: fineScan.minCount).scores[0]
+        if chosen.score > -1 {
+            result.distance = chosen.distance
+            result.score = chosen.score
+        }
         result.refinement = samples.reversed()
         return result
     }
 
-    static func sample(_ level: SweepLevel, _ q: Double, minCount: Int) throws -> ConvergenceScore {
-        let (score, count) = try level.score(inverseDistance: q)
-        let distance = q > 0 ? try Distance(metres: 1 / q) : Distance.infinity
-        return ConvergenceScore(inverseDistance: q, distance: distance, score: count >= max(16, minCount) ? score : -1)
+    /// Scores `level` at each inverse distance of `qs`. A sample counts only
+    /// if at least `minCount` pixels overlap; by default a quarter of the
+    /// window (`windowed`) or of the largest overlap in this scan (whole
+    /// canvas, where the moving image may cover only part of it), and at
+    /// least 16. Others score -1.
+    static func scan(_ level: SweepLevel, _ qs: [Double], windowed: Bool,
+                     minCount: Int? = nil) throws -> (scores: [ConvergenceScore], minCount: Int) {
+        let raw = try qs.map { q in (q, try level.score(inverseDistance: q)) }
+        let reference = windowed ? level.window.width * level.window.height : raw.map(\.1.count).max() ?? 0
+        let threshold = minCount ?? max(16, reference / 4)
+        let scores = try raw.map { q, r in
+            ConvergenceScore(inverseDistance: q, distance: q > 0 ? try Distance(metres: 1 / q) : Distance.infinity,
+                             score: r.count >= threshold ? r.score : -1)
+        }
+        return (scores, threshold)
     }
 
     /// The sub-sample offset (in samples, within [-1, 1]) of the maximum of a

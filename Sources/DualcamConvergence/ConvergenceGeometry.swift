@@ -117,7 +117,10 @@ public struct ConvergenceGeometry: Hashable, Sendable {
     /// around q0. About f_canvas * |t| in magnitude, along the baseline.
     public func parallaxPerInverseMetre(at p: Vector2, around q0: Double = 0.5) throws -> Vector2 {
         let h = 1e-3
-        let m = try canvasFromMoving(inverseDistance: q0).inverse!.applyHomography(p)
+        guard let movingFromCanvas = try canvasFromMoving(inverseDistance: q0).inverse else {
+            throw ConvergenceError.invalidOption("the convergence homography at \(1 / q0) m is singular")
+        }
+        let m = movingFromCanvas.applyHomography(p)
         let a = try canvasFromMoving(inverseDistance: q0 + h).applyHomography(m)
         let b = try canvasFromMoving(inverseDistance: max(0, q0 - h)).applyHomography(m)
         return (a - b) / (q0 + h - max(0, q0 - h))

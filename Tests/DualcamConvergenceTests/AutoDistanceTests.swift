@@ -79,3 +79,33 @@ final class AutoDistanceTests: XCTestCase {
         }
     }
 }
+
+/// The auto distance on the `.wide` canvas (the tele covers a quarter of it)
+/// and the sweep distances.
+final class WideCanvasAutoDistanceAndSweepTests: XCTestCase {
+    func testAutoDistanceOnTheWideCanvas() throws {
+        let warp = try ConvergenceWarp(rig: try Fixtures.nominalRig(), canvas: .wide)
+        let scene = try Fixtures.plane(1.2)
+        let result = try warp.autoDistance(wide: scene.wide.image, tele: scene.tele.image)
+        let error = (result.distance.metres - 1.2) / 1.2
+        XCTAssertLessThanOrEqual(abs(error), 0.01, "chose \(result.distance)")
+        print(String(format: "auto distance on the wide canvas, plane at 1.2 m: %.4f m (error %+.3f %%), score %.4f",
+                     result.distance.metres, 100 * error, result.score))
+        // A point outside the tele's view has nothing to score.
+        XCTAssertThrowsError(try warp.autoDistance(wide: scene.wide.image, tele: scene.tele.image,
+                                                   options: AutoConvergenceOptions(at: Vector2(30, 30), window: 48))) {
+            XCTAssertTrue("\($0)".hasPrefix("auto distance: the wide and tele views do not overlap in the scored region"), "\($0)")
+        }
+    }
+
+    func testSweepDistancesAreUniformInInverseDistance() throws {
+        let d = try ConvergenceSweep.distances(near: try Distance(metres: 0.25), far: .infinity, steps: 5)
+        XCTAssertEqual(d.map(\.metres), [0.25, 1 / 3.0, 0.5, 1, .infinity])
+        let finite = try ConvergenceSweep.distances(near: try Distance(metres: 0.5), far: try Distance(metres: 2), steps: 4)
+        XCTAssertClose(finite.map { 1 / $0.metres }, [2, 1.5, 1, 0.5], absolute: 1e-12)
+        XCTAssertThrowsError(try ConvergenceSweep.distances(near: try Distance(metres: 2), far: try Distance(metres: 1), steps: 4)) {
+            XCTAssertEqual("\($0)", "sweep: near (2.0 m) must be closer than far (1.0 m)")
+        }
+        XCTAssertThrowsError(try ConvergenceSweep.distances(near: try Distance(metres: 1), far: .infinity, steps: 1))
+    }
+}
