@@ -9,6 +9,15 @@ import DualcamSupport
 /// s = square size, numbered row by row (OpenCV's object-point order). A
 /// ChArUco board of `squaresX` x `squaresY` squares has its inner corners at
 /// ((i + 1) s, (j + 1) s, 0), ids row by row from the top left.
+///
+/// Both match OpenCV 4.6 (checked against the installed library): its
+/// `CharucoBoard::chessboardCorners[id]` is ((id % (squaresX - 1) + 1) s,
+/// (id / (squaresX - 1) + 1) s, 0), y down the board, and `CharucoBoard::draw`
+/// puts the top-left square (black) at the image's top left, so ChArUco id k
+/// detected in an image is `cornerPoints[k]`, numbered from the top-left
+/// inner corner. Chessboard detections come in `cornerPoints` order when the
+/// board has one odd and one even number of squares (see
+/// `ImageOps.findChessboardCorners`).
 public struct BoardTarget: Equatable, Sendable {
     public enum Kind: Equatable, Sendable {
         /// `columns` x `rows` inner corners ((columns + 1) x (rows + 1) squares).
@@ -65,9 +74,12 @@ extension BoardTarget {
             DualcamError.invalidValue(name: "pattern '\(text)'", reason: "\(why); expected \(BoardTarget.syntax)")
         }
         func dims(_ s: String) throws -> (Int, Int) {
-            let d = s.lowercased().split(separator: "x").compactMap { Int($0) }
-            guard d.count == 2, d[0] >= 2, d[1] >= 2 else { throw fail("'\(s)' is not COLSxROWS with both at least 2") }
-            return (d[0], d[1])
+            // Exactly two integers: no empty or junk fields (9xx6, 9x6xjunk).
+            let d = s.lowercased().split(separator: "x", omittingEmptySubsequences: false).map { Int($0) }
+            guard d.count == 2, let c = d[0], let r = d[1], c >= 2, r >= 2 else {
+                throw fail("'\(s)' is not COLSxROWS with both at least 2")
+            }
+            return (c, r)
         }
         func length(_ s: String) throws -> Double {
             guard let d = try? Distance(parsing: s), !d.isInfinite else { throw fail("'\(s)' is not a length with a unit") }

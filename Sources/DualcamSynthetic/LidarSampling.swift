@@ -1,4 +1,5 @@
 import DualcamImaging
+import DualcamSupport
 
 /// LiDAR-like sparse metric depth samples drawn from a ground-truth depth map
 /// (in the pixel grid of the camera the samples are registered to, the wide).
@@ -14,7 +15,8 @@ public struct LidarSampling: Equatable, Sendable {
     public enum Pattern: Equatable, Sendable {
         /// Each valid pixel is sampled with probability `fraction` (0.02 = 2 %).
         case random(fraction: Double)
-        /// A regular dot pattern of `columns` x `rows` dots over the image.
+        /// A regular dot pattern of `columns` x `rows` dots over the image, at
+        /// most one per pixel (`sample` throws for a grid finer than the image).
         case grid(columns: Int, rows: Int)
     }
 
@@ -46,9 +48,11 @@ public struct LidarSampling: Equatable, Sendable {
             let fraction = percent ? v / 100 : v
             return fraction > 0 && fraction <= 1 ? .random(fraction: fraction) : nil
         case "grid":
-            let dims = parts[1].split(separator: "x").compactMap { Int($0) }
-            guard dims.count == 2, dims[0] > 0, dims[1] > 0 else { return nil }
-            return .grid(columns: dims[0], rows: dims[1])
+            // Exactly two integers: no empty or junk fields (24xx24, 24x24xjunk).
+            let fields = parts[1].split(separator: "x", omittingEmptySubsequences: false)
+            guard fields.count == 2, let columns = Int(fields[0]), let rows = Int(fields[1]), columns > 0, rows > 0
+            else { return nil }
+            return .grid(columns: columns, rows: rows)
         default:
             return nil
         }
@@ -78,6 +82,10 @@ extension LidarSampling {
         case let .random(fraction):
             for y in 0..<h { for x in 0..<w where rng.unit() < fraction { positions.append((x, y)) } }
         case let .grid(columns, rows):
+            guard columns <= w, rows <= h else {
+                throw DualcamError.invalidValue(name: "lidar grid:\(columns)x\(rows)",
+                                                reason: "more dots than pixels; expected at most \(w)x\(h)")
+            }
             for j in 0..<rows {
                 for i in 0..<columns {
                     let x = Int(((Double(i) + 0.5) * Double(w) / Double(columns)).rounded(.down))

@@ -88,8 +88,9 @@ public enum SceneLibrary {
     }
 
     /// `room`: the inside of a 5 x 2.7 x 6.5 m box (back wall 6 m ahead, floor
-    /// 1.2 m below the camera) with spheres and boxes from 0.41 m to 5.5 m; the two nearest objects lie
-    /// inside the tele field of view (tap-to-converge targets).
+    /// 1.2 m below the camera) with spheres and boxes from 0.41 m to 5.5 m; the two nearest objects
+    /// are seen by tele (tap-to-converge targets): their front centres lie inside the tele field of
+    /// view, though both extend past its edges.
     public static func room(_ options: Options) -> Scene {
         let s = options.seed
         var objects = [

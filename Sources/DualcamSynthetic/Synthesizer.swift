@@ -57,6 +57,10 @@ public enum Synthesizer {
         guard (16...8192).contains(spec.size.width), (16...8192).contains(spec.size.height) else {
             throw DualcamError.invalidValue(name: "size \(spec.size)", reason: "expected 16 to 8192 pixels per side")
         }
+        if case let .grid(columns, rows) = spec.lidar.pattern, columns > spec.size.width || rows > spec.size.height {
+            throw DualcamError.invalidValue(
+                name: "lidar grid:\(columns)x\(rows)", reason: "more dots than pixels; expected at most \(spec.size.width)x\(spec.size.height)")
+        }
         guard spec.boardViews >= 1 else {
             throw DualcamError.invalidValue(name: "views", reason: "expected at least 1 view")
         }

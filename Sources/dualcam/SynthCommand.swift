@@ -126,7 +126,14 @@ struct SynthCommand: ParsableCommand {
         }
         spec.lidar.pattern = pattern
         spec.lidar.noiseSigma = lidarNoise == "0" ? 0 : try parseFlag("--lidar-noise", lidarNoise) { try Distance(parsing: $0).metres }
+        guard spec.lidar.noiseSigma.isFinite else {
+            throw DualcamError.invalidValue(name: "--lidar-noise '\(lidarNoise)'", reason: "expected a finite sigma with a unit (e.g. 1cm), or 0")
+        }
         spec.lidar.rangeLimit = try parseFlag("--lidar-range", lidarRange) { try Distance(parsing: $0).metres }
+        guard spec.lidar.rangeLimit.isFinite, spec.lidar.rangeLimit > spec.lidar.minimumRange else {
+            throw DualcamError.invalidValue(name: "--lidar-range '\(lidarRange)'",
+                                            reason: "expected a finite range beyond the \(spec.lidar.minimumRange) m minimum (e.g. 5m)")
+        }
         guard lidarOutliers >= 0, lidarOutliers <= 1 else {
             throw DualcamError.invalidValue(name: "--lidar-outliers", reason: "expected a fraction in [0, 1]")
         }

@@ -19,7 +19,8 @@ final class CalibrationPatternTests: XCTestCase {
 
     func testRejectsMalformedPatterns() {
         for bad in ["", "chessboard", "chessboard:9x6", "chessboard:9x1:25mm", "chessboard:9x6:25", "chessboard:9x6:-1mm",
-                    "charuco:8x6:30mm:40mm:DICT_5X5_100", "charuco:8x6:30mm:22mm", "circles:4x11:20mm"] {
+                    "charuco:8x6:30mm:40mm:DICT_5X5_100", "charuco:8x6:30mm:22mm", "circles:4x11:20mm",
+                    "chessboard:9xx6:25mm", "chessboard:9x6xjunk:25mm", "chessboard:x9x6:25mm", "charuco:8x6x:30mm:22mm:DICT_5X5_100"] {
             XCTAssertThrowsError(try BoardTarget(parsing: bad), bad) { error in
                 XCTAssertTrue("\(error)".contains("chessboard:COLSxROWS:SQUARE"), "\(error)")
             }
