@@ -54,7 +54,7 @@ public struct AutoConvergenceResult: Sendable {
     /// The coarse sweep, nearest first (uniform in inverse distance).
     public var curve: [ConvergenceScore]
     /// The samples of the refinement (full resolution unless the scored region
-    /// is longer than 2048 pixels), nearest first; empty when not refined.
+    /// is longer than 1024 pixels), nearest first; empty when not refined.
     public var refinement: [ConvergenceScore]
     /// The scored region in canvas pixels (the whole canvas without `at`).
     public var window: CanvasWindow
@@ -71,7 +71,7 @@ public struct AutoConvergenceResult: Sendable {
 ///    window (or the whole overlap), on a resized pair (`SweepLevel`).
 /// 2. Refine: around the best coarse sample (+-1.5 steps), a finer sweep at
 ///    full resolution (reduced by powers of two when the scored region is
-///    longer than 2048 pixels) with steps moving the image by at most 0.2
+///    longer than 1024 pixels) with steps moving the image by at most 0.2
 ///    pixels; then a least-squares parabola through the best sample and its
 ///    neighbours (up to 2 on each side) gives the sub-step maximum, kept within
 ///    one fine step of the best sample.
@@ -142,7 +142,8 @@ enum AutoConvergence {
         }
 
         let coarse = try SweepLevel(geometry: g, fixed: fixedImage, moving: movingImage, canvasScale: coarseScale,
-                                    movingScale: min(1, coarseScale * magnification), window: window)
+                                    movingScale: min(1, coarseScale * magnification), region: region,
+                                    inverseDistances: qMin...qMax)
         let dq = (qMax - qMin) / Double(steps - 1)
         let coarseScan = try scan(coarse, (0..<steps).map { $0 == steps - 1 ? qMax : qMin + Double($0) * dq },
                                   windowed: window != nil)
@@ -158,14 +159,15 @@ enum AutoConvergence {
         guard o.refine else { return result }
 
         // Refinement around the best coarse sample, at full resolution (or the
-        // largest power-of-two reduction that keeps the region within 2048
+        // largest power-of-two reduction that keeps the region within 1024
         // pixels on its longer side).
         let longer = Double(max(region.width, region.height))
-        let fineScale = [1, 0.5, 0.25, 0.125].first { longer * $0 <= 2048 } ?? 0.125
-        let fine = try SweepLevel(geometry: g, fixed: fixedImage, moving: movingImage, canvasScale: fineScale,
-                                  movingScale: min(1, fineScale * magnification), window: window)
+        let fineScale = [1, 0.5, 0.25, 0.125].first { longer * $0 <= 1024 } ?? 0.125
         let lo = max(qMin, curve[best].inverseDistance - 1.5 * dq)
         let hi = min(qMax, curve[best].inverseDistance + 1.5 * dq)
+        let fine = try SweepLevel(geometry: g, fixed: fixedImage, moving: movingImage, canvasScale: fineScale,
+                                  movingScale: min(1, fineScale * magnification), region: region,
+                                  inverseDistances: lo...hi)
         let fineSteps = min(61, max(7, Int(((hi - lo) * rate * fineScale / 0.2).rounded(.up)) + 1))
         let df = (hi - lo) / Double(fineSteps - 1)
         let fineScan = try scan(fine, (0..<fineSteps).map { $0 == fineSteps - 1 ? hi : lo + Double($0) * df },
@@ -193,7 +195,7 @@ enum AutoConvergence {
     static func scan(_ level: SweepLevel, _ qs: [Double], windowed: Bool,
                      minCount: Int? = nil) throws -> (scores: [ConvergenceScore], minCount: Int) {
         let raw = try qs.map { q in (q, try level.score(inverseDistance: q)) }
-        let reference = windowed ? level.window.width * level.window.height : raw.map(\.1.count).max() ?? 0
+        let reference = windowed ? level.pixelCount : raw.map(\.1.count).max() ?? 0
         let threshold = minCount ?? max(16, reference / 4)
         let scores = try raw.map { q, r in
             ConvergenceScore(inverseDistance: q, distance: q > 0 ? try Distance(metres: 1 / q) : Distance.infinity,

@@ -126,27 +126,3 @@ public struct ConvergenceGeometry: Hashable, Sendable {
         return (a - b) / (q0 + h - max(0, q0 - h))
     }
 }
-
-/// The pixel-centre-exact map between a buffer and a resized copy of it
-/// (as `ImageOps.resize` samples it): x_small = sx (x + 0.5) - 0.5 with
-/// sx = W_small / W, likewise for y. As a 3x3 matrix
-/// A = [[sx, 0, (sx - 1) / 2], [0, sy, (sy - 1) / 2], [0, 0, 1]].
-struct PixelScaling: Hashable, Sendable {
-    let sx: Double
-    let sy: Double
-
-    init(from full: PixelSize, to small: PixelSize) {
-        sx = Double(small.width) / Double(full.width)
-        sy = Double(small.height) / Double(full.height)
-    }
-
-    var matrix: Matrix3 {
-        Matrix3(rows: Vector3(sx, 0, (sx - 1) / 2), Vector3(0, sy, (sy - 1) / 2), Vector3(0, 0, 1))
-    }
-
-    var inverseMatrix: Matrix3 {
-        Matrix3(rows: Vector3(1 / sx, 0, (1 / sx - 1) / 2), Vector3(0, 1 / sy, (1 / sy - 1) / 2), Vector3(0, 0, 1))
-    }
-
-    var isIdentity: Bool { sx == 1 && sy == 1 }
-}

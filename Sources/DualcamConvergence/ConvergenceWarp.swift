@@ -8,8 +8,11 @@ import Foundation
 ///
 /// Remap tables are cached per (distance, buffer sizes, intrinsics), so a
 /// sequence of frames of one size at one distance builds them once. The
-/// cache keeps the `cacheCapacity` most recently used tables; the class is
-/// safe to use from several threads.
+/// cache keeps the `cacheCapacity` most recently used distances; each holds
+/// 9 bytes per canvas pixel per resampled image (two float32 maps and a
+/// mask): 25 MB at 1920x1440 for the tele canvas, twice that for the wide
+/// canvas when the wide is undistorted. The class is safe to use from
+/// several threads.
 ///
 ///     let warp = try ConvergenceWarp(rig: calibration.rig)           // tele canvas
 ///     let pair = try warp.register(wide: wideImage, tele: teleImage,
@@ -33,7 +36,7 @@ public final class ConvergenceWarp: @unchecked Sendable {
 
     /// Checks that the rig has both cameras and extrinsics between them.
     public init(rig: Rig, canvas: ConvergenceCanvas = .tele, wideCamera: FrameName = .wide,
-                teleCamera: FrameName = .tele, cacheCapacity: Int = 8) throws {
+                teleCamera: FrameName = .tele, cacheCapacity: Int = 4) throws {
         for name in [wideCamera, teleCamera] where !rig.cameraNames.contains(name) {
             throw ConvergenceError.invalidInput(
                 "the calibration has no '\(name)' camera (it has \(rig.cameraNames.map(\.rawValue).joined(separator: ", ")))")

@@ -39,12 +39,12 @@ public struct RemapTable: Sendable {
     /// where H maps destination pixels to ideal source pixels (a point with
     /// w <= 0 is behind the camera: invalid), `distort` is the source camera's
     /// lens distortion (ideal pixel -> sensor pixel of the full-size source)
-    /// and `post` the affine pixel scaling to the source image actually
-    /// sampled (identity unless that image was resized). Valid: the final
+    /// and `post` the affine pixel map to the source image actually sampled
+    /// (identity unless that image is a crop or a resized copy). Valid: the final
     /// position lies in [0, W-1] x [0, H-1] of `sourceSize`. Rows are built in
     /// parallel bands.
     static func build(size: PixelSize, homography h: Matrix3, distorter: PixelDistorter,
-                      post: PixelScaling? = nil, sourceSize: PixelSize) throws -> RemapTable {
+                      post: PixelAffine = .identity, sourceSize: PixelSize) throws -> RemapTable {
         let width = size.width, height = size.height
         let count = width * height
         var xs = [Float](repeating: outside, count: count)
@@ -52,8 +52,7 @@ public struct RemapTable: Sendable {
         var mask = [UInt8](repeating: 0, count: count)
         let e = h.rowMajor
         let h0 = e[0], h1 = e[1], h2 = e[2], h3 = e[3], h4 = e[4], h5 = e[5], h6 = e[6], h7 = e[7], h8 = e[8]
-        let psx = post?.sx ?? 1, psy = post?.sy ?? 1
-        let pox = post.map { ($0.sx - 1) / 2 } ?? 0, poy = post.map { ($0.sy - 1) / 2 } ?? 0
+        let psx = post.sx, psy = post.sy, pox = post.ox, poy = post.oy
         let maxX = Double(sourceSize.width - 1), maxY = Double(sourceSize.height - 1)
         let bandRows = 16
         let bands = (height + bandRows - 1) / bandRows

@@ -1,7 +1,7 @@
 import DualcamGeometry
 import DualcamImaging
 
-/// A rectangle of canvas pixels: columns x..<x+width, rows y..<y+height.
+/// A rectangle of pixels: columns x..<x+width, rows y..<y+height.
 public struct CanvasWindow: Equatable, Hashable, Sendable, Codable {
     public var x: Int
     public var y: Int
@@ -10,99 +10,157 @@ public struct CanvasWindow: Equatable, Hashable, Sendable, Codable {
     public init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x; self.y = y; self.width = width; self.height = height
     }
+
+    var size: PixelSize { PixelSize(width: width, height: height) }
 }
 
-/// One resolution level of the plane sweep: the pair as float32 grey images,
-/// resized (pixel-area averaging) and undistorted once, so that scoring a
-/// candidate distance is a single perspective warp of the moving image into
-/// the scoring window plus an NCC.
-///
-/// Pixel maps (A = `PixelScaling`, x_level = s (x + 0.5) - 0.5):
-/// - fixed level image: ideal canvas pixels at scale `canvasScaling`; its
-///   pixel c_l is the full-size canvas pixel A_c^-1 c_l;
-/// - moving level image: ideal moving pixels at scale `movingScaling`;
-/// - the moving image seen in the canvas for inverse distance q is sampled,
-///   for window pixel x (window origin o in level pixels), at
-///   A_m M(q)^-1 A_c^-1 (x + o), M = `canvasFromMoving`.
-/// Pixels with no data are NaN (outside the sensor after undistortion, or
-/// outside the moving image) and are left out of the score.
-struct SweepLevel {
-    let geometry: ConvergenceGeometry
-    let canvasScaling: PixelScaling
-    let movingScaling: PixelScaling
-    let window: CanvasWindow
-    /// The fixed image's window, row-major.
-    let fixedWindow: [Float]
-    /// The moving image at this level, undistorted (ideal pixels), NaN outside.
-    let moving: Image
+/// A region of a camera's *ideal* (undistorted) full-size pixels as a float32
+/// grey image at some scale: level pixel = `fromFull`(full-size ideal pixel),
+/// NaN where the sensor has no data.
+struct LevelImage {
+    let image: Image
+    let fromFull: PixelAffine
 
     static let noData = ImageOps.Border.constant(value: .nan)
 
-    /// `canvasScale` and `movingScale` are the resize factors of the canvas
-    /// and the moving image; `window` is in full-size canvas pixels (nil: the
-    /// whole canvas).
-    init(geometry g: ConvergenceGeometry, fixed fixedImage: Image, moving movingImage: Image,
-         canvasScale: Double, movingScale: Double, window fullWindow: CanvasWindow?) throws {
-        geometry = g
-        func levelSize(_ s: PixelSize, _ scale: Double) -> PixelSize {
-            PixelSize(width: max(8, Int((Double(s.width) * scale).rounded())),
-                      height: max(8, Int((Double(s.height) * scale).rounded())))
-        }
-        let canvasLevel = levelSize(g.canvasSize, canvasScale)
-        let movingLevel = levelSize(g.movingSize, movingScale)
-        canvasScaling = PixelScaling(from: g.canvasSize, to: canvasLevel)
-        movingScaling = PixelScaling(from: g.movingSize, to: movingLevel)
-
-        let fixedLevel = try Self.idealGrey(fixedImage, model: g.fixedModel, level: canvasLevel, scaling: canvasScaling)
-        moving = try Self.idealGrey(movingImage, model: g.movingModel, level: movingLevel, scaling: movingScaling)
-
-        // The window in level pixels: centre mapped by A_c, side scaled, clipped.
-        let w: CanvasWindow
-        if let full = fullWindow {
-            let cx = canvasScaling.sx * (Double(full.x) + Double(full.width) / 2) - 0.5
-            let cy = canvasScaling.sy * (Double(full.y) + Double(full.height) / 2) - 0.5
-            let side = (max(8, Int((Double(full.width) * canvasScaling.sx).rounded())),
-                        max(8, Int((Double(full.height) * canvasScaling.sy).rounded())))
-            let x0 = max(0, Int((cx + 0.5 - Double(side.0) / 2).rounded()))
-            let y0 = max(0, Int((cy + 0.5 - Double(side.1) / 2).rounded()))
-            w = CanvasWindow(x: x0, y: y0, width: min(side.0, canvasLevel.width - x0),
-                             height: min(side.1, canvasLevel.height - y0))
-        } else {
-            w = CanvasWindow(x: 0, y: 0, width: canvasLevel.width, height: canvasLevel.height)
-        }
-        window = w
-        fixedWindow = try fixedLevel.cropped(x: w.x, y: w.y, width: w.width, height: w.height).pixels(as: Float.self)
-    }
-
-    /// `image` as float32 grey (luma), resized to `level` by pixel-area
-    /// averaging, then undistorted into ideal pixels of that level when the
-    /// camera has distortion (NaN where there is no data).
-    static func idealGrey(_ image: Image, model: CameraModel, level: PixelSize, scaling: PixelScaling) throws -> Image {
-        var grey = try ImageOps.convertToGray(image.converted(to: .float32))
-        if level.width != grey.width || level.height != grey.height {
-            grey = try ImageOps.resize(grey, width: level.width, height: level.height, interpolation: .area)
-        }
+    /// Builds the level of `region` (full-size ideal pixels of `model`) at
+    /// `scale` from the camera's sensor image: only the part of the sensor
+    /// that the region needs is cropped, converted to grey (luma), resized by
+    /// pixel-area averaging and, unless the camera has no distortion and the
+    /// region lies inside the image, remapped into ideal pixels.
+    static func make(_ sensor: Image, model: CameraModel, region: CanvasWindow, scale: Double) throws -> LevelImage {
+        let levelSize = PixelSize(width: max(4, Int((Double(region.width) * scale).rounded())),
+                                  height: max(4, Int((Double(region.height) * scale).rounded())))
+        let fromFull = PixelAffine.crop(x: region.x, y: region.y).then(.resize(from: region.size, to: levelSize))
         let distorter = PixelDistorter(model)
-        if distorter.isIdentity { return grey }
-        // Ideal level pixel -> ideal full pixel (A^-1) -> sensor full pixel -> sensor level pixel (A).
-        let table = try RemapTable.build(size: level, homography: scaling.inverseMatrix, distorter: distorter,
-                                         post: scaling, sourceSize: level)
-        return try table.apply(grey, border: noData)
+        let w = sensor.width, h = sensor.height
+        if distorter.isIdentity, region.x >= 0, region.y >= 0, region.x + region.width <= w, region.y + region.height <= h {
+            let crop = try greyFloat(try sensor.cropped(x: region.x, y: region.y, width: region.width, height: region.height))
+            return LevelImage(image: try resized(crop, to: levelSize), fromFull: fromFull)
+        }
+        // The sensor pixels the region needs: the bounding box of its distorted boundary.
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        let x0 = Double(region.x) - 0.5, y0 = Double(region.y) - 0.5
+        let x1 = x0 + Double(region.width), y1 = y0 + Double(region.height)
+        let n = 32
+        for i in 0...n {
+            let t = Double(i) / Double(n)
+            for (u, v) in [(x0 + t * (x1 - x0), y0), (x0 + t * (x1 - x0), y1), (x0, y0 + t * (y1 - y0)), (x1, y0 + t * (y1 - y0))] {
+                guard let s = distorter.distort(u, v) else { continue }
+                minX = min(minX, s.x); maxX = max(maxX, s.x); minY = min(minY, s.y); maxY = max(maxY, s.y)
+            }
+        }
+        let cx0 = max(0, Int((minX - 2).rounded(.down))), cy0 = max(0, Int((minY - 2).rounded(.down)))
+        let cx1 = min(w - 1, Int((maxX + 2).rounded(.up))), cy1 = min(h - 1, Int((maxY + 2).rounded(.up)))
+        guard minX.isFinite, minY.isFinite, cx1 >= cx0, cy1 >= cy0 else {
+            let nan = [Float](repeating: .nan, count: levelSize.width * levelSize.height)
+            return LevelImage(image: try Image(width: levelSize.width, height: levelSize.height, channels: 1, pixels: nan),
+                              fromFull: fromFull)
+        }
+        let cropSize = PixelSize(width: cx1 - cx0 + 1, height: cy1 - cy0 + 1)
+        let sensorLevelSize = PixelSize(width: max(1, Int((Double(cropSize.width) * scale).rounded())),
+                                        height: max(1, Int((Double(cropSize.height) * scale).rounded())))
+        let grey = try resized(try greyFloat(try sensor.cropped(x: cx0, y: cy0, width: cropSize.width, height: cropSize.height)),
+                               to: sensorLevelSize)
+        let sensorFromFull = PixelAffine.crop(x: cx0, y: cy0).then(.resize(from: cropSize, to: sensorLevelSize))
+        // Level ideal pixel -> full ideal pixel -> full sensor pixel -> level sensor pixel.
+        let table = try RemapTable.build(size: levelSize, homography: fromFull.inverse.matrix, distorter: distorter,
+                                         post: sensorFromFull, sourceSize: sensorLevelSize)
+        return LevelImage(image: try table.apply(grey, border: noData), fromFull: fromFull)
     }
 
-    /// The NCC between the fixed window and the moving image warped for
+    static func resized(_ image: Image, to size: PixelSize) throws -> Image {
+        if image.width == size.width, image.height == size.height { return image }
+        return try ImageOps.resize(image, width: size.width, height: size.height, interpolation: .area)
+    }
+
+    /// The luma (Y = 0.299 R + 0.587 G + 0.114 B) as float32; for 8-bit
+    /// images computed by OpenCV in 8 bits (rounded) and widened.
+    static func greyFloat(_ image: Image) throws -> Image {
+        guard image.element == .uint8 else {
+            return try ImageOps.convertToGray(image.converted(to: .float32))
+        }
+        let grey = try ImageOps.convertToGray(image)
+        let values = grey.withUnsafeBytes { raw in
+            [Float](unsafeUninitializedCapacity: raw.count) { out, count in
+                for i in 0..<raw.count { out[i] = Float(raw[i]) }
+                count = raw.count
+            }
+        }
+        return try Image(width: grey.width, height: grey.height, channels: 1, pixels: values)
+    }
+}
+
+/// One resolution level of the plane sweep: the scored region of the canvas
+/// camera's view and the part of the moving camera's view it can see over a
+/// range of inverse distances, both as ideal-pixel grey levels
+/// (`LevelImage`), so that scoring a candidate distance is one perspective
+/// warp of the moving level onto the fixed one plus an NCC.
+///
+/// For fixed level pixel x, the moving level is sampled at
+/// A_m M(q)^-1 A_c^-1 x, with A_c, A_m the levels' `fromFull` maps and
+/// M = `canvasFromMoving`. Pixels with no data (NaN) are left out of the score.
+struct SweepLevel {
+    let geometry: ConvergenceGeometry
+    let fixed: LevelImage
+    let moving: LevelImage
+    /// The fixed level's values, row-major.
+    let fixedValues: [Float]
+
+    /// Pixels of the fixed level (the scored region at this level).
+    var pixelCount: Int { fixed.image.width * fixed.image.height }
+
+    /// `region` is in full-size canvas pixels; `inverseDistances` the range
+    /// of q that will be scored (it bounds the moving region).
+    init(geometry g: ConvergenceGeometry, fixed fixedImage: Image, moving movingImage: Image,
+         canvasScale: Double, movingScale: Double, region: CanvasWindow,
+         inverseDistances: ClosedRange<Double>) throws {
+        geometry = g
+        fixed = try LevelImage.make(fixedImage, model: g.fixedModel, region: region, scale: canvasScale)
+        fixedValues = try fixed.image.pixels(as: Float.self)
+        let movingRegion = try Self.footprint(of: region, geometry: g, inverseDistances: inverseDistances,
+                                              margin: 3 + 2 / movingScale)
+        moving = try LevelImage.make(movingImage, model: g.movingModel, region: movingRegion, scale: movingScale)
+    }
+
+    /// The moving image's ideal pixels that canvas `region` sees for q in
+    /// `inverseDistances`: the bounding box of the region's corners mapped by
+    /// M(q)^-1 at both ends of the range (a canvas point's moving position
+    /// slides along a line, monotonically in q), grown by `margin`, limited to
+    /// 1.5 x the moving image around it.
+    static func footprint(of region: CanvasWindow, geometry g: ConvergenceGeometry,
+                          inverseDistances: ClosedRange<Double>, margin: Double) throws -> CanvasWindow {
+        let w = Double(g.movingSize.width), h = Double(g.movingSize.height)
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        let x0 = Double(region.x) - 0.5, y0 = Double(region.y) - 0.5
+        let x1 = x0 + Double(region.width), y1 = y0 + Double(region.height)
+        for q in [inverseDistances.lowerBound, inverseDistances.upperBound] {
+            guard let inverse = try g.canvasFromMoving(inverseDistance: q).inverse else { continue }
+            for corner in [Vector2(x0, y0), Vector2(x1, y0), Vector2(x0, y1), Vector2(x1, y1)] {
+                let p = inverse * corner.homogeneous
+                guard p.z > 0 else { minX = -.infinity; maxX = .infinity; minY = -.infinity; maxY = .infinity; continue }
+                minX = min(minX, p.x / p.z); maxX = max(maxX, p.x / p.z)
+                minY = min(minY, p.y / p.z); maxY = max(maxY, p.y / p.z)
+            }
+        }
+        let left = Int(max(-0.25 * w, minX - margin).rounded(.down))
+        let top = Int(max(-0.25 * h, minY - margin).rounded(.down))
+        let right = Int(min(1.25 * w, maxX + margin).rounded(.up))
+        let bottom = Int(min(1.25 * h, maxY + margin).rounded(.up))
+        return CanvasWindow(x: left, y: top, width: max(1, right - left + 1), height: max(1, bottom - top + 1))
+    }
+
+    /// The NCC between the fixed level and the moving level warped for
     /// inverse distance `q`, and the number of pixels it used.
     func score(inverseDistance q: Double) throws -> (score: Double, count: Int) {
-        let m = try geometry.canvasFromMoving(inverseDistance: q)
-        guard let movingFromCanvas = m.inverse else { return (-1, 0) }
-        let origin = Matrix3(rows: Vector3(1, 0, Double(window.x)), Vector3(0, 1, Double(window.y)), Vector3(0, 0, 1))
-        let h = movingScaling.matrix * movingFromCanvas * canvasScaling.inverseMatrix * origin
-        let warped = try ImageOps.warpPerspective(moving, homography: h.normalizedHomography.rowMajor,
-                                                  width: window.width, height: window.height,
-                                                  border: Self.noData, inverseMap: true)
+        guard let movingFromCanvas = try geometry.canvasFromMoving(inverseDistance: q).inverse else { return (-1, 0) }
+        let h = moving.fromFull.matrix * movingFromCanvas * fixed.fromFull.inverse.matrix
+        let warped = try ImageOps.warpPerspective(moving.image, homography: h.normalizedHomography.rowMajor,
+                                                  width: fixed.image.width, height: fixed.image.height,
+                                                  border: LevelImage.noData, inverseMap: true)
         let values = try warped.pixels(as: Float.self)
         return values.withUnsafeBufferPointer { a in
-            fixedWindow.withUnsafeBufferPointer { b in normalizedCrossCorrelation(a, b) }
+            fixedValues.withUnsafeBufferPointer { b in normalizedCrossCorrelation(a, b) }
         }
     }
 }
