@@ -79,6 +79,10 @@ public enum Synthesizer {
                                   background: .grey(0.5))
                 var render = spec.render
                 render.seed = spec.render.seed &+ UInt64(index)
+                // A regular sample grid quantizes the coverage of edges that run along
+                // pixel rows or columns, which biases corner positions by up to 0.2 px;
+                // jittered samples do not.
+                render.jitter = true
                 pairs.append(try renderPair(scene, rig: rig, render: render, lidar: spec.lidar, boardPose: pose))
             }
         } else {

@@ -8,8 +8,9 @@ struct BenchCommand: ParsableCommand {
         commandName: "bench",
         abstract: "Run benchmarks: median and spread in ms, against plain OpenCV doing the same job.",
         discussion: """
-            Build in release mode for meaningful figures:
-              swift run -c release dualcam bench render
+            Build in release mode for meaningful figures (swift run -c release dualcam bench).
+
+            Example: dualcam bench render --runs 5
 
             Benchmarks: \(Benchmarks.all.map { "\n  \($0.name): \($0.summary)" }.joined())
             """
@@ -28,6 +29,11 @@ struct BenchCommand: ParsableCommand {
         try reportingErrors {
             guard (1...100).contains(runs) else {
                 throw DualcamError.invalidValue(name: "--runs", reason: "expected 1 to 100")
+            }
+            let unknown = names.filter { !Benchmarks.names.contains($0) }
+            if let name = unknown.first {
+                throw DualcamError.invalidValue(
+                    name: "benchmark '\(name)'", reason: "unknown; expected one of \(Benchmarks.names.joined(separator: ", "))")
             }
             #if DEBUG
             FileHandle.standardError.write(Data("warning: debug build; use `swift run -c release dualcam bench` for real figures\n".utf8))

@@ -34,25 +34,25 @@ struct SynthCommand: ParsableCommand {
     @Option(name: .long, help: "Image size WxH for both cameras (the rig's aspect ratio).")
     var size: String = "1280x960"
 
-    @Option(name: .long, help: "Seed for textures, noise and samples.")
+    @Option(name: .long, parsing: .unconditional, help: "Seed for textures, noise and samples.")
     var seed: UInt64 = 1
 
-    @Option(name: .long, help: "Samples per pixel for anti-aliasing: 1, 4, 9 or 16.")
+    @Option(name: .long, parsing: .unconditional, help: "Samples per pixel for anti-aliasing: 1, 4, 9 or 16.")
     var spp: Int = 4
 
-    @Option(name: .long, help: "Sensor noise sigma in 8-bit levels.")
+    @Option(name: .long, parsing: .unconditional, help: "Sensor noise sigma in 8-bit levels.")
     var noise: Double = 0
 
     @Option(name: .long, help: "LiDAR sampling: random:FRACTION (random:0.02 or random:2%) or grid:COLSxROWS.")
     var lidar: String = "random:0.02"
 
-    @Option(name: .customLong("lidar-noise"), help: "LiDAR depth noise sigma with a unit (e.g. 1cm), or 0.")
+    @Option(name: .customLong("lidar-noise"), parsing: .unconditional, help: "LiDAR depth noise sigma with a unit (e.g. 1cm), or 0.")
     var lidarNoise: String = "1cm"
 
-    @Option(name: .customLong("lidar-outliers"), help: "Fraction of LiDAR samples that are outliers.")
+    @Option(name: .customLong("lidar-outliers"), parsing: .unconditional, help: "Fraction of LiDAR samples that are outliers.")
     var lidarOutliers: Double = 0.02
 
-    @Option(name: .customLong("lidar-range"), help: "LiDAR range limit with a unit.")
+    @Option(name: .customLong("lidar-range"), parsing: .unconditional, help: "LiDAR range limit with a unit.")
     var lidarRange: String = "5m"
 
     @Flag(name: .long, help: "Add untextured (flat) regions to the scene.")
@@ -61,7 +61,7 @@ struct SynthCommand: ParsableCommand {
     @Option(name: .long, help: "Board scene target, e.g. chessboard:9x6:25mm or charuco:8x6:30mm:22mm:DICT_5X5_100.")
     var board: String = "chessboard:9x6:25mm"
 
-    @Option(name: .long, help: "Board scene: number of views.")
+    @Option(name: .long, parsing: .unconditional, help: "Board scene: number of views.")
     var views: Int = 1
 
     @Option(name: .long, help: "Output directory (created if missing).")
@@ -89,6 +89,15 @@ struct SynthCommand: ParsableCommand {
     func makeSpec() throws -> SynthSpec {
         let calibration = try loadCalibration(rig).file
         let pixelSize = try parseFlag("--size", size, parseSize)
+        guard (16...8192).contains(pixelSize.width), (16...8192).contains(pixelSize.height) else {
+            throw DualcamError.invalidValue(name: "--size '\(size)'", reason: "expected 16 to 8192 pixels per side")
+        }
+        // Check the destination before rendering, so a typo fails at once.
+        let parent = URL(fileURLWithPath: out).deletingLastPathComponent()
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: parent.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw DualcamError.io(path: out, reason: "parent directory \(parent.path) does not exist")
+        }
         _ = try parseFlag("--size", size) { _ in try Synthesizer.scaledRig(calibration.rig, to: pixelSize) }
         var spec = SynthSpec(sceneName: scene, calibration: calibration, size: pixelSize)
         guard SceneLibrary.names.contains(scene) else {

@@ -12,22 +12,7 @@ enum E2E {
     /// The text of the nominal device profile in the source tree.
     static func nominalYAML() throws -> String { try String(contentsOfFile: nominalPath, encoding: .utf8) }
 
-    /// Middlebury 2014 "Adirondack" calib.txt, as published.
-    static let adirondackCalib = """
-        cam0=[4161.221 0 1445.577; 0 4161.221 984.686; 0 0 1]
-        cam1=[4161.221 0 1654.636; 0 4161.221 984.686; 0 0 1]
-        doffs=209.059
-        baseline=176.252
-        width=2880
-        height=1988
-        ndisp=280
-        isint=0
-        vmin=33
-        vmax=218
-        dyavg=0
-        dymax=0
-
-        """
+    static let adirondackCalib = PublicFixtures.middleburyAdirondackCalib
 
     /// Runs `dualcam` in `directory` (relative paths resolve there).
     @discardableResult
