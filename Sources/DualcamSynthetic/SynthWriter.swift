@@ -8,6 +8,7 @@ import Foundation
 ///
 ///     wide.png, tele.png            8-bit RGB renders
 ///     wide.depth.pfm, tele.depth.pfm  ground-truth depth, metres (Z along each camera's axis), NaN = no surface
+///     wide.disparity.pfm            rectified pairs only: pixel disparity d = f B / Z (x_tele = x_wide - d)
 ///     wide.covisible.png            255 where the wide pixel's surface point is also seen by tele, else 0
 ///     lidar.csv                     x,y,depth_m,confidence in wide pixels
 ///     lidar.depth.pfm, lidar.depth.png  the same samples as a sparse wide-aligned depth map (NaN / 0 = none; PNG in mm)
@@ -96,6 +97,12 @@ public enum SynthWriter {
                 try PFM.write(view.depth, to: dir.appendingPathComponent(depth))
                 files.append(FileEntry(path: depth, kind: "ground-truth depth", camera: camera,
                                        units: "metres, Z along the camera's optical axis, NaN = no surface"))
+            }
+            if let disparity = pair.disparity {
+                let path = name("wide", index, "disparity.pfm")
+                try PFM.write(disparity, to: dir.appendingPathComponent(path))
+                files.append(FileEntry(path: path, kind: "ground-truth disparity", camera: "wide",
+                                       units: "pixels of the rectified pair, x_tele = x_wide - d, NaN = no surface"))
             }
             let mask = name("wide", index, "covisible.png")
             try ImageIO.write(try Image(width: size.width, height: size.height, channels: 1,

@@ -15,6 +15,9 @@ public struct SynthSpec: Sendable {
     /// The board of the `board` scene and how many views of it.
     public var board = BoardTarget(kind: .chessboard(columns: 9, rows: 6), squareSize: 0.025)
     public var boardViews = 1
+    /// Render an ideal rectified pair (see `RectifiedStereo`) instead of the
+    /// rig itself, and add the wide view's ground-truth pixel disparity.
+    public var rectified = false
 
     public init(sceneName: String, calibration: CalibrationFile, size: PixelSize) {
         self.sceneName = sceneName
@@ -33,6 +36,8 @@ public struct SynthPair: Sendable {
     public var lidar: [LidarSample]
     /// `worldFromBoard` for board views.
     public var boardPose: RigidTransform?
+    /// For rectified pairs: the wide view's pixel disparity d = f B / Z (x_tele = x_wide - d).
+    public var disparity: Image?
 }
 
 /// A synthetic dataset: the rig at the rendered size and one or more pairs.
@@ -64,10 +69,12 @@ public enum Synthesizer {
         guard spec.boardViews >= 1 else {
             throw DualcamError.invalidValue(name: "views", reason: "expected at least 1 view")
         }
-        let rig = try scaledRig(spec.calibration.rig, to: spec.size)
+        let scaled = try scaledRig(spec.calibration.rig, to: spec.size)
+        let rig = spec.rectified ? try RectifiedStereo.rig(from: scaled) : scaled
         var calibration = spec.calibration
         calibration.rig = rig
         let note = "rendered by dualcam synth at \(spec.size) (scene \(spec.sceneName))"
+            + (spec.rectified ? ", as an ideal rectified pair" : "")
         calibration.provenance.notes = [spec.calibration.provenance.notes, note].compactMap { $0 }.joined(separator: "; ")
 
         var pairs: [SynthPair] = []
@@ -83,24 +90,27 @@ public enum Synthesizer {
                 // pixel rows or columns, which biases corner positions by up to 0.2 px;
                 // jittered samples do not.
                 render.jitter = true
-                pairs.append(try renderPair(scene, rig: rig, render: render, lidar: spec.lidar, boardPose: pose))
+                pairs.append(try renderPair(scene, rig: rig, render: render, lidar: spec.lidar, boardPose: pose,
+                                            rectified: spec.rectified))
             }
         } else {
             let scene = try SceneLibrary.scene(named: spec.sceneName, options: spec.sceneOptions)
-            pairs.append(try renderPair(scene, rig: rig, render: spec.render, lidar: spec.lidar, boardPose: nil))
+            pairs.append(try renderPair(scene, rig: rig, render: spec.render, lidar: spec.lidar, boardPose: nil,
+                                        rectified: spec.rectified))
         }
         return SynthDataset(spec: spec, calibration: calibration, pairs: pairs)
     }
 
     static func renderPair(_ scene: Scene, rig: Rig, render: RenderOptions, lidar: LidarSampling,
-                           boardPose: RigidTransform?) throws -> SynthPair {
+                           boardPose: RigidTransform?, rectified: Bool) throws -> SynthPair {
         let wide = try Renderer.render(scene, camera: Self.wide, of: rig, options: render)
         let tele = try Renderer.render(scene, camera: Self.tele, of: rig, options: render)
         let covisible = try GroundTruth.covisibility(from: wide, to: tele, rig: rig, scene: scene)
         var sampling = lidar
         sampling.seed = lidar.seed &+ render.seed
         return SynthPair(wide: wide, tele: tele, covisible: covisible, lidar: try sampling.sample(wide.depth),
-                         boardPose: boardPose)
+                         boardPose: boardPose,
+                         disparity: rectified ? try RectifiedStereo.disparity(of: wide, rectifiedRig: rig) : nil)
     }
 
     /// Every camera of `rig` with its intrinsics scaled to `size` (same aspect

@@ -55,6 +55,9 @@ struct SynthCommand: ParsableCommand {
     @Option(name: .customLong("lidar-range"), parsing: .unconditional, help: "LiDAR range limit with a unit.")
     var lidarRange: String = "5m"
 
+    @Flag(name: .long, help: "Render an ideal rectified pair (wide intrinsics for both, baseline along x) and write wide.disparity.pfm.")
+    var rectified = false
+
     @Flag(name: .long, help: "Add untextured (flat) regions to the scene.")
     var untextured = false
 
@@ -153,6 +156,7 @@ struct SynthCommand: ParsableCommand {
             throw DualcamError.invalidValue(name: "--views", reason: "expected 1 to 500 views")
         }
         spec.boardViews = views
+        spec.rectified = rectified
         return spec
     }
 }
