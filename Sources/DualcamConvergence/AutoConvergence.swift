@@ -143,7 +143,7 @@ enum AutoConvergence {
 
         let coarse = try SweepLevel(geometry: g, fixed: fixedImage, moving: movingImage, canvasScale: coarseScale,
                                     movingScale: min(1, coarseScale * magnification), region: region,
-                                    inverseDistances: qMin...qMax)
+                                    inverseDistances: qMin...qMax, mode: .pretransformed)
         let dq = (qMax - qMin) / Double(steps - 1)
         let coarseScan = try scan(coarse, (0..<steps).map { $0 == steps - 1 ? qMax : qMin + Double($0) * dq },
                                   windowed: window != nil)
@@ -167,7 +167,7 @@ enum AutoConvergence {
         let hi = min(qMax, curve[best].inverseDistance + 1.5 * dq)
         let fine = try SweepLevel(geometry: g, fixed: fixedImage, moving: movingImage, canvasScale: fineScale,
                                   movingScale: min(1, fineScale * magnification), region: region,
-                                  inverseDistances: lo...hi)
+                                  inverseDistances: lo...hi, mode: .direct)
         let fineSteps = min(61, max(7, Int(((hi - lo) * rate * fineScale / 0.2).rounded(.up)) + 1))
         let df = (hi - lo) / Double(fineSteps - 1)
         let fineScan = try scan(fine, (0..<fineSteps).map { $0 == fineSteps - 1 ? hi : lo + Double($0) * df },

@@ -28,6 +28,11 @@ public struct RemapTable: Sendable {
         try ImageOps.remap(image, mapX: mapX, mapY: mapY, interpolation: .linear, border: border)
     }
 
+    /// Resamples `image` through the table with `interpolation`, `border` outside the source.
+    func apply(_ image: Image, interpolation: ImageOps.Interpolation, border: ImageOps.Border) throws -> Image {
+        try ImageOps.remap(image, mapX: mapX, mapY: mapY, interpolation: interpolation, border: border)
+    }
+
     /// Where entries that have no source point.
     static let outside: Float = -1000
 

@@ -67,6 +67,22 @@ final class AutoDistanceTests: XCTestCase {
         print("auto distance over the whole room: \(whole.distance), score \(whole.score)")
     }
 
+    /// Tap-to-converge anywhere on a plane finds the plane: no bias towards
+    /// the image edges, where the wide's lens distortion is largest.
+    func testWindowsAcrossThePlaneAgree() throws {
+        let warp = try ConvergenceWarp(rig: try Fixtures.nominalRig())
+        let scene = try Fixtures.plane(1.2)
+        var worst = 0.0
+        for at in [Vector2(70, 60), Vector2(570, 60), Vector2(320, 240), Vector2(70, 420), Vector2(570, 420)] {
+            let result = try warp.autoDistance(wide: scene.wide.image, tele: scene.tele.image,
+                                               options: AutoConvergenceOptions(at: at, window: 96))
+            let error = (result.distance.metres - 1.2) / 1.2
+            worst = max(worst, abs(error))
+            XCTAssertLessThanOrEqual(abs(error), 0.005, "window at (\(at.x), \(at.y)): chose \(result.distance)")
+        }
+        print(String(format: "auto distance in 96-px windows across a plane at 1.2 m: worst error %.3f %%", 100 * worst))
+    }
+
     func testBadOptionsAreOneLineErrors() throws {
         let warp = try ConvergenceWarp(rig: try Fixtures.nominalRig())
         let image = try Image(width: 640, height: 480, channels: 3, element: .uint8)
