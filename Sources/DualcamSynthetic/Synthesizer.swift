@@ -150,3 +150,21 @@ extension SceneLibrary {
         }
     }
 }
+
+/// The built-in demo input of commands run without files: the `room` scene
+/// seen by `calibration`'s wide and tele cameras at `size`.
+public struct DemoPair: Sendable {
+    /// The calibration at the rendered size.
+    public var calibration: CalibrationFile
+    public var wide: RenderedView
+    public var tele: RenderedView
+
+    public init(calibration: CalibrationFile, size: PixelSize = PixelSize(width: 1280, height: 960)) throws {
+        var scaled = calibration
+        scaled.rig = try Synthesizer.scaledRig(calibration.rig, to: size)
+        let scene = SceneLibrary.room(.init())
+        self.calibration = scaled
+        wide = try Renderer.render(scene, camera: Synthesizer.wide, of: scaled.rig, options: RenderOptions())
+        tele = try Renderer.render(scene, camera: Synthesizer.tele, of: scaled.rig, options: RenderOptions())
+    }
+}
