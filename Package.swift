@@ -67,7 +67,7 @@ let package = Package(
         .executableTarget(
             name: "dualcam",
             dependencies: [
-                "DualcamSupport", "DualcamGeometry", "DualcamCV", "DualcamImaging", "DualcamCalibration", "DualcamSynthetic", "DualcamBench",
+                "DualcamSupport", "DualcamGeometry", "DualcamCV", "DualcamImaging", "DualcamCalibration", "DualcamSynthetic", "DualcamConvergence", "DualcamBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -11,6 +11,8 @@ struct Dualcam: ParsableCommand {
         abstract: "Stereo wide/tele dual-camera geometry and depth on Linux.",
         discussion: """
             Examples:
+              dualcam converge --distance 1.2m
+              dualcam converge --wide w.png --tele t.png --calibration rig.yaml --distance auto --at 640,480
               dualcam calibration show Calibration/devices/nominal-phone-wide-tele.yaml
               dualcam calibration convert calib.txt rig.yaml
               dualcam homography --distance 1.2m
@@ -22,7 +24,7 @@ struct Dualcam: ParsableCommand {
             Distances take a unit: 1.2m, 120cm, 1200mm, 4ft, 48in, inf.
             """,
         version: "dualcam \(version) (OpenCV \(OpenCVInfo.version))",
-        subcommands: [CalibrationCommand.self, HomographyCommand.self, ImageCommand.self, SynthCommand.self, BenchCommand.self]
+        subcommands: [ConvergeCommand.self, CalibrationCommand.self, HomographyCommand.self, ImageCommand.self, SynthCommand.self, BenchCommand.self]
     )
 
     /// ArgumentParser's own errors (unknown option, missing value) print the

@@ -1,0 +1,218 @@
+import ArgumentParser
+import DualcamCalibration
+import DualcamConvergence
+import DualcamGeometry
+import DualcamImaging
+import DualcamSupport
+import DualcamSynthetic
+import Foundation
+
+struct ConvergeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "converge",
+        abstract: "Register the wide and tele views on the plane at a distance (the convergence plane).",
+        discussion: """
+            Things on the plane line up; nearer and farther things show opposite parallax.
+            Without --wide/--tele the built-in demo scene (room) and the nominal rig are used.
+            Views: split, side-by-side, blend, anaglyph, difference, checker, aligned.
+            --distance auto picks the distance that registers best (plane sweep, NCC),
+            over the whole overlap or around --at x,y (canvas pixels).
+
+            Example: dualcam converge --distance 1.2m -o converged.png
+            """
+    )
+
+    @Option(name: .long, help: "Wide image (with --tele).")
+    var wide: String?
+
+    @Option(name: .long, help: "Tele image (with --wide).")
+    var tele: String?
+
+    @Option(name: .long, help: "Calibration file (default: the nominal phone wide/tele rig).")
+    var calibration: String?
+
+    @Option(name: .long, parsing: .unconditional, help: "Convergence distance with a unit (1.2m, 120cm, 4ft, inf) or auto.")
+    var distance: String
+
+    @Option(name: .long, parsing: .unconditional, help: "With --distance auto: the point x,y (canvas pixels) to converge on.")
+    var at: String?
+
+    @Option(name: .long, help: "View: split, side-by-side, blend, anaglyph, difference, checker, aligned.")
+    var view: String = "split"
+
+    @Option(name: .long, help: "Canvas: tele (tele field of view, wide warped in) or wide.")
+    var canvas: String = "tele"
+
+    @Option(name: .long, parsing: .unconditional, help: "Sweep the plane from NEAR to FAR (e.g. 0.3m:5m), uniform in inverse distance.")
+    var sweep: String?
+
+    @Option(name: .long, help: "Number of sweep frames.")
+    var steps: Int = 30
+
+    @Option(name: .shortAndLong, help: "Output image (a directory of numbered frames with --sweep).")
+    var output: String?
+
+    @Option(name: .customLong("demo-size"), help: "Size of the built-in demo pair.")
+    var demoSize: String = "1280x960"
+
+    @Flag(name: .long, help: "Print what was done as JSON.")
+    var json = false
+
+    struct Report: Encodable {
+        var inputs: [String: String]
+        var calibration: String
+        var intrinsics: [String: String]
+        var distanceMetres: Double?
+        var distanceMode: String
+        var canvas: String
+        var canvasSize: [Int]
+        var view: String
+        var teleFromWide: [Double]
+        var outputs: [String]
+        var auto: AutoReport?
+        var timingsMs: [String: Double]
+    }
+
+    struct AutoReport: Encodable {
+        var at: [Double]?
+        var score: Double
+        var curve: [[Double]]  // [distance m (inf = -1), score]
+    }
+
+    func run() throws {
+        try reportingErrors { try execute() }
+    }
+
+    func execute() throws {
+        var timings: [String: Double] = [:]
+        func timed<T>(_ key: String, _ body: () throws -> T) rethrows -> T {
+            let start = Date()
+            defer { timings[key, default: 0] += Date().timeIntervalSince(start) * 1000 }
+            return try body()
+        }
+        let chosenView = try parseFlag("--view", view) { try ConvergenceView(parsing: $0) }
+        guard let chosenCanvas = ConvergenceCanvas(rawValue: canvas.lowercased()) else {
+            throw DualcamError.invalidValue(name: "--canvas '\(canvas)'", reason: "expected tele or wide")
+        }
+        let isAuto = distance.lowercased() == "auto"
+        let fixedDistance = isAuto ? nil : try parseFlag("--distance", distance) { try Distance(parsing: $0) }
+        let point = try at.map { text in try parseFlag("--at", text) { try parseVector2($0) } }
+        if point != nil, !isAuto {
+            throw DualcamError.invalidValue(name: "--at", reason: "applies only with --distance auto")
+        }
+        let sweepRange = try sweep.map { text in try parseFlag("--sweep", text, parseRange) }
+        guard (2...10_000).contains(steps) else {
+            throw DualcamError.invalidValue(name: "--steps", reason: "expected 2 to 10000 frames")
+        }
+        let outPath = output ?? (sweepRange != nil ? "converge-sweep" : "converged.png")
+        let outURL = URL(fileURLWithPath: outPath)
+        if sweepRange == nil {
+            _ = try ImageFormat.of(outURL)  // an unsupported extension fails before any work
+        } else if ["avi", "mp4", "mkv", "mov"].contains(outURL.pathExtension.lowercased()) {
+            throw DualcamError.invalidValue(
+                name: "-o \(outPath)", reason: "video output is not implemented yet; give a directory for numbered PNG frames")
+        }
+
+        // Inputs: files, or the built-in demo scene.
+        let loaded = try loadCalibration(calibration)
+        var calibrationFile = loaded.file
+        var calibrationLabel = loaded.label
+        let wideImage: Image, teleImage: Image
+        var inputs: [String: String] = [:]
+        var wideK: Intrinsics?, teleK: Intrinsics?
+        var intrinsicsSource: [String: String] = ["wide": "calibration", "tele": "calibration"]
+        switch (wide, tele) {
+        case let (w?, t?):
+            wideImage = try timed("read") { try ImageIO.read(URL(fileURLWithPath: w)) }
+            teleImage = try timed("read") { try ImageIO.read(URL(fileURLWithPath: t)) }
+            inputs = ["wide": w, "tele": t]
+            for (name, path, image) in [("wide", w, wideImage), ("tele", t, teleImage)] {
+                let resolved = try IntrinsicsResolver.resolve(
+                    image: URL(fileURLWithPath: path), bufferSize: PixelSize(width: image.width, height: image.height),
+                    camera: FrameName(name), calibration: calibrationFile)
+                intrinsicsSource[name] = resolved.source == .perFrame ? "per-frame sidecar" : "calibration"
+                if resolved.source == .perFrame { if name == "wide" { wideK = resolved.intrinsics } else { teleK = resolved.intrinsics } }
+            }
+        case (nil, nil):
+            let size = try parseFlag("--demo-size", demoSize, parseSize)
+            FileHandle.standardError.write(Data(
+                "converge: no --wide/--tele given; using the built-in demo scene (room, \(size)) and \(calibration == nil ? "the nominal rig" : calibrationLabel)\n".utf8))
+            let demo = try timed("render demo") { try DemoPair(calibration: calibrationFile, size: size) }
+            wideImage = demo.wide.image
+            teleImage = demo.tele.image
+            calibrationFile = demo.calibration
+            calibrationLabel += " (scaled to \(size))"
+            inputs = ["demo": "room scene, \(size)"]
+        default:
+            throw DualcamError.invalidValue(name: wide == nil ? "--wide" : "--tele",
+                                            reason: "give both --wide and --tele, or neither for the demo scene")
+        }
+
+        let warp = try ConvergenceWarp(rig: calibrationFile.rig, canvas: chosenCanvas)
+        var autoReport: AutoReport?
+        var distances: [Distance]
+        if let range = sweepRange {
+            distances = try ConvergenceSweep.distances(near: range.near, far: range.far, steps: steps)
+        } else if let fixedDistance {
+            distances = [fixedDistance]
+        } else {
+            let result = try timed("auto distance") {
+                try warp.autoDistance(wide: wideImage, tele: teleImage, options: AutoConvergenceOptions(at: point),
+                                      wideIntrinsics: wideK, teleIntrinsics: teleK)
+            }
+            distances = [result.distance]
+            autoReport = AutoReport(at: point.map { [$0.x, $0.y] }, score: result.score,
+                                    curve: result.curve.map { [$0.distance.isInfinite ? -1 : $0.distance.metres, $0.score] })
+            FileHandle.standardError.write(Data(
+                String(format: "converge: auto distance %.4f m (NCC %.3f)\n", result.distance.metres, result.score).utf8))
+        }
+
+        var outputs: [String] = []
+        var lastPair: ConvergedPair?
+        if sweepRange != nil {
+            try FileManager.default.createDirectory(at: outURL, withIntermediateDirectories: true)
+        }
+        for (index, d) in distances.enumerated() {
+            let pair = try timed("warp") {
+                try warp.register(wide: wideImage, tele: teleImage, distance: d, wideIntrinsics: wideK, teleIntrinsics: teleK)
+            }
+            let image = try timed("compose") { try ConvergenceViews.compose(chosenView, pair) }
+            let target = sweepRange == nil ? outURL : outURL.appendingPathComponent(String(format: "frame_%04d.png", index))
+            try timed("write") { try ImageIO.write(image.converted(to: .uint8), to: target) }
+            outputs.append(target.path)
+            lastPair = pair
+        }
+        guard let pair = lastPair else { return }
+        let d = distances.last!
+        if json {
+            try printJSON(Report(
+                inputs: inputs, calibration: calibrationLabel, intrinsics: intrinsicsSource,
+                distanceMetres: d.isInfinite ? nil : d.metres,
+                distanceMode: sweepRange != nil ? "sweep" : (isAuto ? "auto" : "fixed"),
+                canvas: chosenCanvas.rawValue, canvasSize: [pair.canvasSize.width, pair.canvasSize.height],
+                view: chosenView.rawValue, teleFromWide: pair.teleFromWide.rowMajor, outputs: outputs,
+                auto: autoReport, timingsMs: timings))
+        } else {
+            let where_ = sweepRange != nil ? "\(outputs.count) frames in \(outPath)" : outPath
+            print("converge: \(chosenView.rawValue) view on the \(chosenCanvas.rawValue) canvas at \(d) -> \(where_)")
+        }
+    }
+}
+
+/// Parses `x,y`.
+func parseVector2(_ text: String) throws -> Vector2 {
+    let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+    guard parts.count == 2, let x = parts[0], let y = parts[1], x.isFinite, y.isFinite else {
+        throw DualcamError.invalidValue(name: "point", reason: "expected two numbers x,y, e.g. 640,480")
+    }
+    return Vector2(x, y)
+}
+
+/// Parses `NEAR:FAR` distances, e.g. `0.3m:5m` or `0.5m:inf`.
+func parseRange(_ text: String) throws -> (near: Distance, far: Distance) {
+    let parts = text.split(separator: ":").map(String.init)
+    guard parts.count == 2 else {
+        throw DualcamError.invalidValue(name: "range", reason: "expected NEAR:FAR, e.g. 0.3m:5m")
+    }
+    return (try Distance(parsing: parts[0]), try Distance(parsing: parts[1]))
+}
