@@ -61,7 +61,7 @@ let package = Package(
         .target(name: "DualcamSynthetic", dependencies: ["DualcamGeometry", "DualcamImaging", "DualcamCalibration"]),
         .target(name: "DualcamConvergence", dependencies: ["DualcamGeometry", "DualcamImaging", "DualcamCalibration"]),
 
-        .target(name: "DualcamBench", dependencies: ["DualcamSynthetic", "DualcamImaging", "DualcamCalibration", "DualcamSupport"]),
+        .target(name: "DualcamBench", dependencies: ["DualcamSynthetic", "DualcamConvergence", "DualcamImaging", "DualcamCalibration", "DualcamSupport"]),
 
         // MARK: The command
         .executableTarget(

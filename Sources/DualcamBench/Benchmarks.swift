@@ -14,6 +14,9 @@ public enum Benchmarks {
     }
 
     public static let all: [Entry] = [
+        Entry(name: "converge", summary: "register + compose a 1920x1440 wide/tele pair on the convergence plane") { runs in
+            try ConvergeBenchmark.run(runs: runs)
+        },
         Entry(name: "render", summary: "ray-cast the room scene, wide + tele at 1920x1440, 4 samples per pixel") { runs in
             try RenderBenchmark.run(name: "render", scene: SceneLibrary.room(.init()),
                                     size: PixelSize(width: 1920, height: 1440), samplesPerAxis: 2, runs: runs)
