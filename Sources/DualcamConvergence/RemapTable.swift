@@ -13,6 +13,16 @@ public struct RemapTable: Sendable {
     public let valid: Image
     /// Number of valid destination pixels.
     public let validCount: Int
+    /// The maps prepared once on the OpenCV side (fixed point), used by `apply`.
+    private let prepared: PreparedRemap
+
+    init(mapX: Image, mapY: Image, valid: Image, validCount: Int) throws {
+        self.mapX = mapX
+        self.mapY = mapY
+        self.valid = valid
+        self.validCount = validCount
+        prepared = try PreparedRemap(mapX: mapX, mapY: mapY)
+    }
 
     public var size: PixelSize { PixelSize(width: mapX.width, height: mapX.height) }
     /// True when every destination pixel is valid.
@@ -20,17 +30,22 @@ public struct RemapTable: Sendable {
 
     /// Resamples `image` through the table: bilinear, black outside the source.
     public func apply(_ image: Image) throws -> Image {
-        try ImageOps.remap(image, mapX: mapX, mapY: mapY)
+        try prepared.apply(image)
     }
 
     /// Resamples `image` through the table, bilinear, `border` outside the source.
     public func apply(_ image: Image, border: ImageOps.Border) throws -> Image {
-        try ImageOps.remap(image, mapX: mapX, mapY: mapY, interpolation: .linear, border: border)
+        try prepared.apply(image, interpolation: .linear, border: border)
     }
 
     /// Resamples `image` through the table with `interpolation`, `border` outside the source.
+    /// Interpolating modes use the prepared fixed-point maps (same result as
+    /// `ImageOps.remap` with the float maps); nearest uses the float maps.
     func apply(_ image: Image, interpolation: ImageOps.Interpolation, border: ImageOps.Border) throws -> Image {
-        try ImageOps.remap(image, mapX: mapX, mapY: mapY, interpolation: interpolation, border: border)
+        if interpolation == .nearest {
+            return try ImageOps.remap(image, mapX: mapX, mapY: mapY, interpolation: interpolation, border: border)
+        }
+        return try prepared.apply(image, interpolation: interpolation, border: border)
     }
 
     /// Where entries that have no source point.
@@ -96,7 +111,7 @@ public struct RemapTable: Sendable {
                 }
             }
         }
-        return RemapTable(
+        return try RemapTable(
             mapX: try Image(width: width, height: height, channels: 1, pixels: xs),
             mapY: try Image(width: width, height: height, channels: 1, pixels: ys),
             valid: try Image(width: width, height: height, channels: 1, pixels: mask),

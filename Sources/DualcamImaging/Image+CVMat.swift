@@ -8,6 +8,13 @@ extension Image {
     /// Copies an OpenCV matrix of uint8, uint16, float16 or float32 values with
     /// 1, 3 or 4 channels, converting BGR(A) to RGB(A).
     public init(_ mat: CVMat) throws {
+        self = try Image(keepingChannelOrder: mat).swappingRedAndBlue()
+    }
+
+    /// As `init(_:)` but keeps the channels in the matrix's order (no BGR ->
+    /// RGB swap): for results of operations that treat channels alike
+    /// (resampling), fed by `makeCVMatKeepingChannelOrder()`.
+    init(keepingChannelOrder mat: CVMat) throws {
         let element: PixelElement
         switch mat.depth {
         case .uint8: element = .uint8
@@ -18,9 +25,8 @@ extension Image {
             throw DualcamError.invalidValue(
                 name: "image", reason: "\(mat.depth) pixels are not supported (expected uint8, uint16, float16 or float32)")
         }
-        let opencvOrder = try Image(width: mat.cols, height: mat.rows, channels: mat.channels,
-                                    element: element, bytes: mat.packedBytes())
-        self = opencvOrder.swappingRedAndBlue()
+        self = try Image(width: mat.cols, height: mat.rows, channels: mat.channels,
+                         element: element, bytes: mat.packedBytes())
     }
 
     /// Copies the image into a new OpenCV matrix, converting RGB(A) to BGR(A).
@@ -34,5 +40,22 @@ extension Image {
         }
         return try CVMat(rows: height, cols: width, channels: channels, depth: depth,
                          bytes: swappingRedAndBlue().bytes)
+    }
+
+    /// As `makeCVMat()` but keeps the channels in the image's order (no RGB ->
+    /// BGR swap), copying the bytes once: for operations that treat channels
+    /// alike, whose result goes back through `init(keepingChannelOrder:)`.
+    func makeCVMatKeepingChannelOrder() throws -> CVMat {
+        let depth: CVMat.Depth
+        switch element {
+        case .uint8: depth = .uint8
+        case .uint16: depth = .uint16
+        case .float16: depth = .float16
+        case .float32: depth = .float32
+        }
+        return try withUnsafeBytes { raw in
+            try CVMat(rows: height, cols: width, channels: channels, depth: depth,
+                      data: raw.baseAddress, rowStride: width * channels * element.byteCount)
+        }
     }
 }

@@ -55,6 +55,25 @@ int dc_warp_perspective(const dc_mat *src, const double *h, int h_count, int dst
 int dc_remap(const dc_mat *src, const dc_mat *map_x, const dc_mat *map_y, int interpolation,
              int border, double border_value, dc_mat **out, dc_error *err);
 
+/* A remap table prepared once and applied to many images: the float32 maps of
+ * dc_remap converted with cv::convertMaps to OpenCV's fixed-point form
+ * (CV_16SC2 integer positions + CV_16UC1 1/32-pixel fractions), which is what
+ * cv::remap computes internally from float maps on every call when it
+ * interpolates. Results equal dc_remap's for linear, cubic and lanczos4;
+ * nearest is DC_ERR_ARGUMENT (fixed-point positions truncate instead of
+ * rounding). Free with dc_remap_table_free. Applying is thread-safe. */
+typedef struct dc_remap_table dc_remap_table;
+
+/* Prepares `map_x`, `map_y` (float32, 1 channel, equal size) as *out. */
+int dc_remap_table_create(const dc_mat *map_x, const dc_mat *map_y, dc_remap_table **out, dc_error *err);
+
+/* dst(x, y) = src(map_x(x, y), map_y(x, y)) as dc_remap, with `table`. */
+int dc_remap_table_apply(const dc_remap_table *table, const dc_mat *src, int interpolation, int border,
+                         double border_value, dc_mat **out, dc_error *err);
+
+/* Frees a table from dc_remap_table_create; NULL is ignored. */
+void dc_remap_table_free(dc_remap_table *table);
+
 /* Resizes to `dst_cols` x `dst_rows` (cv::resize; all DC_INTER_* codes). */
 int dc_resize(const dc_mat *src, int dst_cols, int dst_rows, int interpolation, dc_mat **out,
               dc_error *err);
