@@ -31,8 +31,8 @@ struct ConvergeCommand: ParsableCommand {
     @Option(name: .long, help: "Calibration file (default: the nominal phone wide/tele rig).")
     var calibration: String?
 
-    @Option(name: .long, parsing: .unconditional, help: "Convergence distance with a unit (1.2m, 120cm, 4ft, inf) or auto.")
-    var distance: String
+    @Option(name: .long, parsing: .unconditional, help: "Convergence distance with a unit (1.2m, 120cm, 4ft, inf) or auto (not with --sweep).")
+    var distance: String?
 
     @Option(name: .long, parsing: .unconditional, help: "With --distance auto: the point x,y (canvas pixels) to converge on.")
     var at: String?
@@ -94,15 +94,28 @@ struct ConvergeCommand: ParsableCommand {
         guard let chosenCanvas = ConvergenceCanvas(rawValue: canvas.lowercased()) else {
             throw DualcamError.invalidValue(name: "--canvas '\(canvas)'", reason: "expected tele or wide")
         }
-        let isAuto = distance.lowercased() == "auto"
-        let fixedDistance = isAuto ? nil : try parseFlag("--distance", distance) { try Distance(parsing: $0) }
+        // Everything the command line decides is validated here, before any
+        // input is read or rendered, so a bad value fails fast with one line.
+        let sweepRange = try sweep.map { text in try parseFlag("--sweep", text, parseRange) }
+        switch (distance, sweepRange) {
+        case (nil, nil):
+            throw DualcamError.invalidValue(
+                name: "--distance", reason: "missing; give a distance with a unit (e.g. 1.2m), auto, or --sweep NEAR:FAR")
+        case (_?, _?):
+            throw DualcamError.invalidValue(name: "--distance", reason: "not used with --sweep, which sets the distances")
+        default: break
+        }
+        let isAuto = distance?.lowercased() == "auto"
+        let fixedDistance = isAuto ? nil : try distance.map { text in try parseFlag("--distance", text) { try Distance(parsing: $0) } }
         let point = try at.map { text in try parseFlag("--at", text) { try parseVector2($0) } }
         if point != nil, !isAuto {
             throw DualcamError.invalidValue(name: "--at", reason: "applies only with --distance auto")
         }
-        let sweepRange = try sweep.map { text in try parseFlag("--sweep", text, parseRange) }
         guard (2...10_000).contains(steps) else {
-            throw DualcamError.invalidValue(name: "--steps", reason: "expected 2 to 10000 frames")
+            throw DualcamError.invalidValue(name: "--steps \(steps)", reason: "expected 2 to 10000 frames")
+        }
+        let sweepDistances = try sweepRange.map { range in
+            try parseFlag("--sweep", sweep!) { _ in try ConvergenceSweep.distances(near: range.near, far: range.far, steps: steps) }
         }
         let outPath = output ?? (sweepRange != nil ? "converge-sweep" : "converged.png")
         let outURL = URL(fileURLWithPath: outPath)
@@ -111,10 +124,25 @@ struct ConvergeCommand: ParsableCommand {
         } else if ["avi", "mp4", "mkv", "mov"].contains(outURL.pathExtension.lowercased()) {
             throw DualcamError.invalidValue(
                 name: "-o \(outPath)", reason: "video output is not implemented yet; give a directory for numbered PNG frames")
+        } else {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: outURL.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                throw DualcamError.io(path: outPath, reason: "exists and is not a directory")
+            }
+            let parent = outURL.deletingLastPathComponent()
+            guard FileManager.default.fileExists(atPath: parent.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw DualcamError.io(path: outPath, reason: "parent directory \(parent.path) does not exist")
+            }
         }
+        // Notes for stderr, printed only once everything succeeded (an error
+        // must be the one and only line on stderr).
+        var notes: [String] = []
 
         // Inputs: files, or the built-in demo scene.
         let loaded = try loadCalibration(calibration)
+        do { _ = try ConvergenceWarp(rig: loaded.file.rig, canvas: chosenCanvas) } catch {
+            throw DualcamError.invalidValue(name: loaded.label, reason: oneLine(error))
+        }
         var calibrationFile = loaded.file
         var calibrationLabel = loaded.label
         let wideImage: Image, teleImage: Image
@@ -135,8 +163,8 @@ struct ConvergeCommand: ParsableCommand {
             }
         case (nil, nil):
             let size = try parseFlag("--demo-size", demoSize, parseSize)
-            FileHandle.standardError.write(Data(
-                "converge: no --wide/--tele given; using the built-in demo scene (room, \(size)) and \(calibration == nil ? "the nominal rig" : calibrationLabel)\n".utf8))
+            notes.append(
+                "converge: no --wide/--tele given; using the built-in demo scene (room, \(size)) and \(calibration == nil ? "the nominal rig" : calibrationLabel)")
             let demo = try timed("render demo") { try DemoPair(calibration: calibrationFile, size: size) }
             wideImage = demo.wide.image
             teleImage = demo.tele.image
@@ -149,10 +177,14 @@ struct ConvergeCommand: ParsableCommand {
         }
 
         let warp = try ConvergenceWarp(rig: calibrationFile.rig, canvas: chosenCanvas)
+        // The buffer sizes against the calibration (aspect ratio), before any output.
+        _ = try warp.geometry(wideSize: PixelSize(width: wideImage.width, height: wideImage.height),
+                              teleSize: PixelSize(width: teleImage.width, height: teleImage.height),
+                              wideIntrinsics: wideK, teleIntrinsics: teleK)
         var autoReport: AutoReport?
         var distances: [Distance]
-        if let range = sweepRange {
-            distances = try ConvergenceSweep.distances(near: range.near, far: range.far, steps: steps)
+        if let sweepDistances {
+            distances = sweepDistances
         } else if let fixedDistance {
             distances = [fixedDistance]
         } else {
@@ -163,25 +195,42 @@ struct ConvergeCommand: ParsableCommand {
             distances = [result.distance]
             autoReport = AutoReport(at: point.map { [$0.x, $0.y] }, score: result.score,
                                     curve: result.curve.map { [$0.distance.isInfinite ? -1 : $0.distance.metres, $0.score] })
-            FileHandle.standardError.write(Data(
-                String(format: "converge: auto distance %.4f m (NCC %.3f)\n", result.distance.metres, result.score).utf8))
+            notes.append(String(format: "converge: auto distance %.4f m (NCC %.3f)", result.distance.metres, result.score))
         }
 
         var outputs: [String] = []
         var lastPair: ConvergedPair?
-        if sweepRange != nil {
-            try FileManager.default.createDirectory(at: outURL, withIntermediateDirectories: true)
-        }
+        // Sweep frames go to a hidden staging directory next to the output
+        // first and are renamed into place once all of them were written.
+        let fm = FileManager.default
+        let staging = sweepRange == nil ? nil : outURL.deletingLastPathComponent()
+            .appendingPathComponent(".\(outURL.lastPathComponent).staging-\(UUID().uuidString)")
+        if let staging { try createDirectory(staging, for: outPath) }
+        defer { if let staging { try? fm.removeItem(at: staging) } }
         for (index, d) in distances.enumerated() {
             let pair = try timed("warp") {
                 try warp.register(wide: wideImage, tele: teleImage, distance: d, wideIntrinsics: wideK, teleIntrinsics: teleK)
             }
             let image = try timed("compose") { try ConvergenceViews.compose(chosenView, pair) }
-            let target = sweepRange == nil ? outURL : outURL.appendingPathComponent(String(format: "frame_%04d.png", index))
+            let name = String(format: "frame_%04d.png", index)
+            let target = staging?.appendingPathComponent(name) ?? outURL
             try timed("write") { try ImageIO.write(image.converted(to: .uint8), to: target) }
-            outputs.append(target.path)
+            outputs.append(staging == nil ? target.path : outURL.appendingPathComponent(name).path)
             lastPair = pair
         }
+        if let staging {
+            try createDirectory(outURL, for: outPath)
+            do {
+                for name in try fm.contentsOfDirectory(atPath: staging.path).sorted() {
+                    let target = outURL.appendingPathComponent(name)
+                    if fm.fileExists(atPath: target.path) { try fm.removeItem(at: target) }
+                    try fm.moveItem(at: staging.appendingPathComponent(name), to: target)
+                }
+            } catch {
+                throw DualcamError.io(path: outPath, reason: "cannot write the frames: \(error.localizedDescription)")
+            }
+        }
+        for note in notes { FileHandle.standardError.write(Data((note + "\n").utf8)) }
         guard let pair = lastPair else { return }
         let d = distances.last!
         if json {
@@ -196,6 +245,13 @@ struct ConvergeCommand: ParsableCommand {
             let where_ = sweepRange != nil ? "\(outputs.count) frames in \(outPath)" : outPath
             print("converge: \(chosenView.rawValue) view on the \(chosenCanvas.rawValue) canvas at \(d) -> \(where_)")
         }
+    }
+}
+
+/// Creates `url` (and missing parents), as a one-line error naming `path`.
+private func createDirectory(_ url: URL, for path: String) throws {
+    do { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) } catch {
+        throw DualcamError.io(path: path, reason: "cannot create the directory: \(error.localizedDescription)")
     }
 }
 
