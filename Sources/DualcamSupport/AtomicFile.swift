@@ -26,6 +26,20 @@ public enum AtomicFile {
     /// so that extension-driven encoders pick the right format) and renames it to
     /// `url` once `body` returns without throwing.
     public static func write(to url: URL, _ body: (URL) throws -> Void) throws {
+        let temporary = try temporaryURL(for: url)
+        do {
+            try body(temporary)
+            try moveIntoPlace(temporary, url)
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
+    }
+
+    /// A fresh hidden temporary path in `url`'s directory with `url`'s
+    /// extension, for writers that produce a file over time (video) and call
+    /// `moveIntoPlace` when done. Throws if the directory does not exist.
+    public static func temporaryURL(for url: URL) throws -> URL {
         let directory = url.deletingLastPathComponent()
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory),
@@ -34,19 +48,18 @@ public enum AtomicFile {
         }
         let ext = url.pathExtension
         let name = ".\(url.deletingPathExtension().lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))"
-        let temporary = directory.appendingPathComponent(ext.isEmpty ? name : name + "." + ext)
-        do {
-            try body(temporary)
-            guard FileManager.default.fileExists(atPath: temporary.path) else {
-                throw DualcamError.io(path: url.path, reason: "the encoder wrote nothing")
-            }
-            if rename(temporary.path, url.path) != 0 {
-                let reason = String(cString: strerror(errno))
-                throw DualcamError.io(path: url.path, reason: "cannot move into place: \(reason)")
-            }
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw error
+        return directory.appendingPathComponent(ext.isEmpty ? name : name + "." + ext)
+    }
+
+    /// Renames a finished `temporary` (from `temporaryURL(for:)`) over `url`.
+    /// Does not remove `temporary` on failure; callers do.
+    public static func moveIntoPlace(_ temporary: URL, _ url: URL) throws {
+        guard FileManager.default.fileExists(atPath: temporary.path) else {
+            throw DualcamError.io(path: url.path, reason: "the encoder wrote nothing")
+        }
+        if rename(temporary.path, url.path) != 0 {
+            let reason = String(cString: strerror(errno))
+            throw DualcamError.io(path: url.path, reason: "cannot move into place: \(reason)")
         }
     }
 }

@@ -10,7 +10,8 @@
  *     the *_free functions and dc_free_buffer return void: they cannot fail.
  * Image operations (warps, remap, resize, colour / depth conversion, blur,
  * phase correlation) are declared in dualcam_opencv_imgproc.h and calibration
- * patterns (ChArUco, chessboard) in dualcam_opencv_patterns.h, same rules.
+ * patterns (ChArUco, chessboard) in dualcam_opencv_patterns.h, video files
+ * (cv::VideoWriter / cv::VideoCapture) in dualcam_opencv_video.h, same rules.
  */
 #ifndef DUALCAM_OPENCV_H
 #define DUALCAM_OPENCV_H
