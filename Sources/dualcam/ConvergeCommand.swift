@@ -49,7 +49,10 @@ struct ConvergeCommand: ParsableCommand {
     @Option(name: .long, help: "Number of sweep frames.")
     var steps: Int = 30
 
-    @Option(name: .shortAndLong, help: "Output image (a directory of numbered frames with --sweep).")
+    @Option(name: .long, help: "Frame rate of a --sweep video.")
+    var fps: Double = 10
+
+    @Option(name: .shortAndLong, help: "Output image; with --sweep a directory of numbered PNG frames or a video (.avi, .mp4, .mkv, .mov).")
     var output: String?
 
     @Option(name: .customLong("demo-size"), help: "Size of the built-in demo pair.")
@@ -121,9 +124,10 @@ struct ConvergeCommand: ParsableCommand {
         let outURL = URL(fileURLWithPath: outPath)
         if sweepRange == nil {
             _ = try ImageFormat.of(outURL)  // an unsupported extension fails before any work
-        } else if ["avi", "mp4", "mkv", "mov"].contains(outURL.pathExtension.lowercased()) {
-            throw DualcamError.invalidValue(
-                name: "-o \(outPath)", reason: "video output is not implemented yet; give a directory for numbered PNG frames")
+        } else if VideoIO.isVideo(outURL) {
+            guard fps.isFinite, fps > 0, fps <= 240 else {
+                throw DualcamError.invalidValue(name: "--fps", reason: "expected a frame rate above 0 and at most 240")
+            }
         } else {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: outURL.path, isDirectory: &isDirectory), !isDirectory.boolValue {
@@ -203,7 +207,9 @@ struct ConvergeCommand: ParsableCommand {
         // Sweep frames go to a hidden staging directory next to the output
         // first and are renamed into place once all of them were written.
         let fm = FileManager.default
-        let staging = sweepRange == nil ? nil : outURL.deletingLastPathComponent()
+        let toVideo = sweepRange != nil && VideoIO.isVideo(outURL)
+        var video: VideoWriter?
+        let staging = sweepRange == nil || toVideo ? nil : outURL.deletingLastPathComponent()
             .appendingPathComponent(".\(outURL.lastPathComponent).staging-\(UUID().uuidString)")
         if let staging { try createDirectory(staging, for: outPath) }
         defer { if let staging { try? fm.removeItem(at: staging) } }
@@ -212,11 +218,22 @@ struct ConvergeCommand: ParsableCommand {
                 try warp.register(wide: wideImage, tele: teleImage, distance: d, wideIntrinsics: wideK, teleIntrinsics: teleK)
             }
             let image = try timed("compose") { try ConvergenceViews.compose(chosenView, pair) }
+            lastPair = pair
+            if toVideo {
+                if video == nil {
+                    video = try VideoWriter(url: outURL, fps: fps, width: image.width, height: image.height)
+                }
+                try timed("write") { try video!.write(image.converted(to: .uint8)) }
+                continue
+            }
             let name = String(format: "frame_%04d.png", index)
             let target = staging?.appendingPathComponent(name) ?? outURL
             try timed("write") { try ImageIO.write(image.converted(to: .uint8), to: target) }
             outputs.append(staging == nil ? target.path : outURL.appendingPathComponent(name).path)
-            lastPair = pair
+        }
+        if let video {
+            try timed("write") { try video.finish() }
+            outputs.append(outURL.path)
         }
         if let staging {
             try createDirectory(outURL, for: outPath)
@@ -242,7 +259,8 @@ struct ConvergeCommand: ParsableCommand {
                 view: chosenView.rawValue, teleFromWide: pair.teleFromWide.rowMajor, outputs: outputs,
                 auto: autoReport, timingsMs: timings))
         } else {
-            let where_ = sweepRange != nil ? "\(outputs.count) frames in \(outPath)" : outPath
+            let where_ = sweepRange == nil ? outPath : toVideo ? "\(distances.count)-frame video \(outPath)"
+                : "\(outputs.count) frames in \(outPath)"
             print("converge: \(chosenView.rawValue) view on the \(chosenCanvas.rawValue) canvas at \(d) -> \(where_)")
         }
     }

@@ -234,9 +234,19 @@ final class ConvergeCommandTests: XCTestCase {
         XCTAssertEqual(E2E.double(report["distance_metres"]), 5, accuracy: 1e-9, "the last frame is the far end")
         XCTAssertEqual((report["outputs"] as? [String])?.map { URL(fileURLWithPath: $0).lastPathComponent }, frames)
 
-        try E2E.assertFailsCleanly(["converge"] + Self.inputs() + ["--sweep", "0.5m:5m", "--steps", "4", "-o", "movie.avi"],
-                                   in: dir, mentions: ["movie.avi", "video output is not implemented"],
-                                   absent: ["movie.avi"])
+        // A video path gets one MJPG video with a frame per step.
+        try E2E.succeed(["converge"] + Self.inputs() + ["--sweep", "0.5m:5m", "--steps", "4", "--fps", "5", "-o", "movie.avi"],
+                        in: dir)
+        let reader = try VideoReader(url: dir.path("movie.avi"))
+        XCTAssertEqual(reader.fps, 5, accuracy: 1e-6)
+        var videoFrames = 0
+        while let frame = try reader.next() {
+            XCTAssertEqual(frame.width, 320)
+            videoFrames += 1
+        }
+        XCTAssertEqual(videoFrames, 4)
+        try E2E.assertFailsCleanly(["converge"] + Self.inputs() + ["--sweep", "0.5m:5m", "--steps", "4", "--fps", "0", "-o", "m2.avi"],
+                                   in: dir, mentions: ["--fps"], absent: ["m2.avi"])
     }
 
     // MARK: buffer sizes
