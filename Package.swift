@@ -74,6 +74,7 @@ let package = Package(
 
         // MARK: Tests
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "ImagingTestSupport", dependencies: ["DualcamImaging"], path: "Tests/ImagingTestSupport"),
         .testTarget(name: "DualcamGeometryTests", dependencies: ["DualcamGeometry", "TestSupport"]),
         .testTarget(name: "DualcamImagingTests", dependencies: ["DualcamImaging", "DualcamCV", "DualcamSupport", "TestSupport"]),
         .testTarget(name: "DualcamCVTests", dependencies: ["DualcamCV", "TestSupport"]),
@@ -82,8 +83,8 @@ let package = Package(
             name: "DualcamCalibrationTests",
             dependencies: ["DualcamCalibration", "DualcamCV", "TestSupport"]
         ),
-        .testTarget(name: "DualcamSyntheticTests", dependencies: ["DualcamSynthetic", "DualcamCalibration", "DualcamImaging", "TestSupport"]),
-        .testTarget(name: "DualcamConvergenceTests", dependencies: ["DualcamConvergence", "DualcamSynthetic", "DualcamCalibration", "DualcamImaging", "TestSupport"]),
+        .testTarget(name: "DualcamSyntheticTests", dependencies: ["DualcamSynthetic", "ImagingTestSupport", "DualcamCalibration", "DualcamImaging", "TestSupport"]),
+        .testTarget(name: "DualcamConvergenceTests", dependencies: ["DualcamConvergence", "ImagingTestSupport", "DualcamSynthetic", "DualcamCalibration", "DualcamImaging", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["dualcam", "TestSupport", "DualcamImaging", "DualcamCV", "DualcamCalibration", "DualcamGeometry"]),
     ],
     swiftLanguageModes: [.v5]

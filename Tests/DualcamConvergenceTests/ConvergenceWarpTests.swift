@@ -4,6 +4,7 @@ import DualcamGeometry
 import DualcamImaging
 import DualcamSynthetic
 import TestSupport
+import ImagingTestSupport
 import XCTest
 
 /// Acceptance: on `plane` scenes seen by the nominal rig (wide WITH lens

@@ -3,6 +3,7 @@ import DualcamGeometry
 import DualcamImaging
 import DualcamSynthetic
 import TestSupport
+import ImagingTestSupport
 import XCTest
 
 /// Acceptance: a rendered textured plane at distance D, warped with the plane
@@ -37,9 +38,9 @@ final class PlaneRegistrationTests: XCTestCase {
             let warped = try ImageOps.warpPerspective(wide.image, homography: h.rowMajor, width: Self.size.width,
                                                       height: Self.size.height)
             let result = try Registration.measure(warped, tele.image)
-            XCTAssertGreaterThan(result.shifts.count, 12, "tiles measured at \(distance) m")
+            XCTAssertGreaterThan(result.tiles.count, 12, "tiles measured at \(distance) m")
             XCTAssertLessThanOrEqual(result.rms, 0.05, "misregistration RMS at \(distance) m: \(result.rms) px")
-            print("plane registration at \(distance) m: RMS \(String(format: "%.4f", result.rms)) px over \(result.shifts.count) tiles")
+            print("plane registration at \(distance) m: RMS \(String(format: "%.4f", result.rms)) px over \(result.tiles.count) tiles")
 
             // Converging at the wrong distance leaves the parallax the geometry predicts:
             // the tele-pixel offset between the homographies for D and 2D at the image centre.

@@ -1,33 +1,34 @@
 import DualcamImaging
 import XCTest
 
-/// Misregistration between two views of the same size, measured in tiles
-/// (copied from DualcamSyntheticTests, with tile centres and an optional
-/// validity mask): each tile's shift (of `b` relative to `a`) is a local
+/// Misregistration between two views of the same size, measured in tiles:
+/// each tile's shift (of `b` relative to `a`) is a local
 /// registration error; the RMS over tiles is the figure the acceptance
 /// criteria name.
 ///
 /// Per tile: OpenCV phase correlation finds the whole-pixel shift, then
 /// OpenCV's ECC (translation) on the tile of `b` moved by that whole-pixel
-/// shift gives the sub-pixel part.
-enum Registration {
-    struct Tile {
-        var centre: (x: Double, y: Double)
-        var dx: Double
-        var dy: Double
+/// shift gives the sub-pixel part. ECC alone needs a good start; phase
+/// correlation alone is pulled towards zero by its window when the two views
+/// differ in sharpness (a 2x-upsampled wide against a rendered tele).
+public enum Registration {
+    public struct Tile {
+        public var centre: (x: Double, y: Double)
+        public var dx: Double
+        public var dy: Double
     }
 
-    struct Result {
-        var tiles: [Tile]
-        var rms: Double { (tiles.reduce(0) { $0 + $1.dx * $1.dx + $1.dy * $1.dy } / Double(tiles.count)).squareRoot() }
-        var mean: (dx: Double, dy: Double) {
+    public struct Result {
+        public var tiles: [Tile]
+        public var rms: Double { (tiles.reduce(0) { $0 + $1.dx * $1.dx + $1.dy * $1.dy } / Double(tiles.count)).squareRoot() }
+        public var mean: (dx: Double, dy: Double) {
             (tiles.reduce(0) { $0 + $1.dx } / Double(tiles.count), tiles.reduce(0) { $0 + $1.dy } / Double(tiles.count))
         }
     }
 
     /// Tiles of `tile` pixels on a grid inside `margin`; tiles where either
     /// image has invalid (zero) pixels are skipped.
-    static func measure(_ a: Image, _ b: Image, tile: Int = 96, margin: Int = 24) throws -> Result {
+    public static func measure(_ a: Image, _ b: Image, tile: Int = 96, margin: Int = 24) throws -> Result {
         let ga = try ImageOps.convertToGray(a).converted(to: .float32)
         let gb = try ImageOps.convertToGray(b).converted(to: .float32)
         var tiles: [Tile] = []
