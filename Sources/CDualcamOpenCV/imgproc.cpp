@@ -39,15 +39,7 @@ extern "C" int dc_remap(const dc_mat *src, const dc_mat *map_x, const dc_mat *ma
         if (!out) return fail(err, DC_ERR_ARGUMENT, "dc_remap: out is NULL");
         *out = nullptr;
         if (int status = check_input(src, "source image", err)) return status;
-        if (int status = check_input(map_x, "x map", err)) return status;
-        if (int status = check_input(map_y, "y map", err)) return status;
-        if (map_x->mat.type() != CV_32FC1 || map_y->mat.type() != CV_32FC1)
-            return fail(err, DC_ERR_ARGUMENT, "the maps must be float32 with 1 channel");
-        if (map_x->mat.size() != map_y->mat.size())
-            return fail(err, DC_ERR_ARGUMENT,
-                        "the x map is " + std::to_string(map_x->mat.cols) + "x" + std::to_string(map_x->mat.rows) +
-                            " but the y map is " + std::to_string(map_y->mat.cols) + "x" +
-                            std::to_string(map_y->mat.rows));
+        if (int status = check_maps(map_x, map_y, err)) return status;
         if (int status = check_interpolation(interpolation, false, err)) return status;
         int mode = 0;
         cv::Scalar value;

@@ -22,6 +22,19 @@ inline int check_input(const dc_mat *mat, const char *what, dc_error *err) {
 }
 
 /// Fails unless the requested output size is at least 1x1.
+/// Validates a remap's pair of maps: two float32 1-channel matrices of one size.
+inline int check_maps(const dc_mat *map_x, const dc_mat *map_y, dc_error *err) {
+    if (int status = check_input(map_x, "x map", err)) return status;
+    if (int status = check_input(map_y, "y map", err)) return status;
+    if (map_x->mat.type() != CV_32FC1 || map_y->mat.type() != CV_32FC1)
+        return fail(err, DC_ERR_ARGUMENT, "the maps must be float32 with 1 channel");
+    if (map_x->mat.size() != map_y->mat.size())
+        return fail(err, DC_ERR_ARGUMENT,
+                    "the x map is " + std::to_string(map_x->mat.cols) + "x" + std::to_string(map_x->mat.rows) +
+                        " but the y map is " + std::to_string(map_y->mat.cols) + "x" + std::to_string(map_y->mat.rows));
+    return DC_OK;
+}
+
 inline int check_size(int cols, int rows, dc_error *err) {
     if (cols < 1 || rows < 1)
         return fail(err, DC_ERR_ARGUMENT,
