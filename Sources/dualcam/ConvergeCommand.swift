@@ -120,23 +120,16 @@ struct ConvergeCommand: ParsableCommand {
         let sweepDistances = try sweepRange.map { range in
             try parseFlag("--sweep", sweep!) { _ in try ConvergenceSweep.distances(near: range.near, far: range.far, steps: steps) }
         }
-        let outPath = output ?? (sweepRange != nil ? "converge-sweep" : "converged.png")
+        let sequenceMode = [wide, tele].contains { $0.map { ImageSequence.isSequence(URL(fileURLWithPath: $0)) } ?? false }
+        if sequenceMode, sweepRange != nil {
+            throw DualcamError.invalidValue(name: "--sweep", reason: "not used with frame sequences (--wide/--tele directories or videos)")
+        }
+        let outPath = output ?? (sweepRange != nil ? "converge-sweep" : sequenceMode ? "converge-frames" : "converged.png")
         let outURL = URL(fileURLWithPath: outPath)
-        if sweepRange == nil {
+        // A series (sweep or sequence) goes to numbered frames or a video; a single pair to one image.
+        let series = sweepRange != nil || sequenceMode ? try FrameOutput(path: outPath, fps: fps) : nil
+        if series == nil {
             _ = try ImageFormat.of(outURL)  // an unsupported extension fails before any work
-        } else if VideoIO.isVideo(outURL) {
-            guard fps.isFinite, fps > 0, fps <= 240 else {
-                throw DualcamError.invalidValue(name: "--fps", reason: "expected a frame rate above 0 and at most 240")
-            }
-        } else {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: outURL.path, isDirectory: &isDirectory), !isDirectory.boolValue {
-                throw DualcamError.io(path: outPath, reason: "exists and is not a directory")
-            }
-            let parent = outURL.deletingLastPathComponent()
-            guard FileManager.default.fileExists(atPath: parent.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw DualcamError.io(path: outPath, reason: "parent directory \(parent.path) does not exist")
-            }
         }
         // Notes for stderr, printed only once everything succeeded (an error
         // must be the one and only line on stderr).
@@ -146,6 +139,15 @@ struct ConvergeCommand: ParsableCommand {
         let loaded = try loadCalibration(calibration)
         do { _ = try ConvergenceWarp(rig: loaded.file.rig, canvas: chosenCanvas) } catch {
             throw DualcamError.invalidValue(name: loaded.label, reason: oneLine(error))
+        }
+        if sequenceMode {
+            guard let w = wide, let t = tele else {
+                throw DualcamError.invalidValue(name: wide == nil ? "--wide" : "--tele",
+                                                reason: "give both --wide and --tele, or neither for the demo scene")
+            }
+            try convergeSequences(wide: w, tele: t, calibration: loaded, view: chosenView, canvas: chosenCanvas,
+                                  distance: fixedDistance, at: isAuto ? point : nil, output: series!)
+            return
         }
         var calibrationFile = loaded.file
         var calibrationLabel = loaded.label
@@ -204,49 +206,20 @@ struct ConvergeCommand: ParsableCommand {
 
         var outputs: [String] = []
         var lastPair: ConvergedPair?
-        // Sweep frames go to a hidden staging directory next to the output
-        // first and are renamed into place once all of them were written.
-        let fm = FileManager.default
-        let toVideo = sweepRange != nil && VideoIO.isVideo(outURL)
-        var video: VideoWriter?
-        let staging = sweepRange == nil || toVideo ? nil : outURL.deletingLastPathComponent()
-            .appendingPathComponent(".\(outURL.lastPathComponent).staging-\(UUID().uuidString)")
-        if let staging { try createDirectory(staging, for: outPath) }
-        defer { if let staging { try? fm.removeItem(at: staging) } }
-        for (index, d) in distances.enumerated() {
+        for d in distances {
             let pair = try timed("warp") {
                 try warp.register(wide: wideImage, tele: teleImage, distance: d, wideIntrinsics: wideK, teleIntrinsics: teleK)
             }
             let image = try timed("compose") { try ConvergenceViews.compose(chosenView, pair) }
             lastPair = pair
-            if toVideo {
-                if video == nil {
-                    video = try VideoWriter(url: outURL, fps: fps, width: image.width, height: image.height)
-                }
-                try timed("write") { try video!.write(image.converted(to: .uint8)) }
-                continue
-            }
-            let name = String(format: "frame_%04d.png", index)
-            let target = staging?.appendingPathComponent(name) ?? outURL
-            try timed("write") { try ImageIO.write(image.converted(to: .uint8), to: target) }
-            outputs.append(staging == nil ? target.path : outURL.appendingPathComponent(name).path)
-        }
-        if let video {
-            try timed("write") { try video.finish() }
-            outputs.append(outURL.path)
-        }
-        if let staging {
-            try createDirectory(outURL, for: outPath)
-            do {
-                for name in try fm.contentsOfDirectory(atPath: staging.path).sorted() {
-                    let target = outURL.appendingPathComponent(name)
-                    if fm.fileExists(atPath: target.path) { try fm.removeItem(at: target) }
-                    try fm.moveItem(at: staging.appendingPathComponent(name), to: target)
-                }
-            } catch {
-                throw DualcamError.io(path: outPath, reason: "cannot write the frames: \(error.localizedDescription)")
+            if let series {
+                try timed("write") { try series.write(image) }
+            } else {
+                try timed("write") { try ImageIO.write(image.converted(to: .uint8), to: outURL) }
+                outputs.append(outURL.path)
             }
         }
+        if let series { outputs = try timed("write") { try series.finish() } }
         for note in notes { FileHandle.standardError.write(Data((note + "\n").utf8)) }
         guard let pair = lastPair else { return }
         let d = distances.last!
@@ -259,17 +232,10 @@ struct ConvergeCommand: ParsableCommand {
                 view: chosenView.rawValue, teleFromWide: pair.teleFromWide.rowMajor, outputs: outputs,
                 auto: autoReport, timingsMs: timings))
         } else {
-            let where_ = sweepRange == nil ? outPath : toVideo ? "\(distances.count)-frame video \(outPath)"
-                : "\(outputs.count) frames in \(outPath)"
+            let where_ = series.map { $0.isVideo ? "\(distances.count)-frame video \(outPath)" : "\(outputs.count) frames in \(outPath)" }
+                ?? outPath
             print("converge: \(chosenView.rawValue) view on the \(chosenCanvas.rawValue) canvas at \(d) -> \(where_)")
         }
-    }
-}
-
-/// Creates `url` (and missing parents), as a one-line error naming `path`.
-private func createDirectory(_ url: URL, for path: String) throws {
-    do { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) } catch {
-        throw DualcamError.io(path: path, reason: "cannot create the directory: \(error.localizedDescription)")
     }
 }
 

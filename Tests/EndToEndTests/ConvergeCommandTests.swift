@@ -350,4 +350,38 @@ final class ConvergeCommandTests: XCTestCase {
                                    in: dir, mentions: ["taken", "not a directory"])
         XCTAssertEqual(try Data(contentsOf: dir.path("taken")), Data("keep".utf8))
     }
+
+    // MARK: sequences
+
+    /// Directories of frames pair up by index; every pair is converged (here
+    /// with its own automatic distance) and written as numbered frames or a video.
+    func testDirectorySequencesConvergeEveryPair() throws {
+        let dir = try TemporaryDirectory()
+        let fm = FileManager.default
+        for side in ["w", "t"] { try fm.createDirectory(at: dir.path(side), withIntermediateDirectories: false) }
+        for i in 0..<3 {
+            try fm.copyItem(at: URL(fileURLWithPath: try Self.fixture("fx/wide.png")), to: dir.path("w/f\(i).png"))
+            try fm.copyItem(at: URL(fileURLWithPath: try Self.fixture("fx/tele.png")), to: dir.path("t/f\(i).png"))
+        }
+        let calibration = try Self.fixture("fx/calibration.yaml")
+        let result = try E2E.succeed(["converge", "--wide", "w", "--tele", "t", "--calibration", calibration,
+                                      "--distance", "auto", "-o", "frames", "--json"], in: dir)
+        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(report["pairs"] as? Int, 3)
+        for d in try XCTUnwrap(report["distance_metres"] as? [Double]) { XCTAssertEqual(d, 1.2, accuracy: 0.024) }
+        XCTAssertEqual(try fm.contentsOfDirectory(atPath: dir.path("frames").path).sorted(),
+                       ["frame_0000.png", "frame_0001.png", "frame_0002.png"])
+        try E2E.succeed(["converge", "--wide", "w", "--tele", "t", "--calibration", calibration,
+                         "--distance", "1.2m", "-o", "pairs.avi"], in: dir)
+        var frames = 0
+        let reader = try VideoReader(url: dir.path("pairs.avi"))
+        while try reader.next() != nil { frames += 1 }
+        XCTAssertEqual(frames, 3)
+        // Sequences that do not pair up, or a sweep over sequences, fail before writing anything.
+        try fm.removeItem(at: dir.path("t/f2.png"))
+        try E2E.assertFailsCleanly(["converge", "--wide", "w", "--tele", "t", "--calibration", calibration,
+                                    "--distance", "1.2m", "-o", "bad"], in: dir, mentions: ["3 frames", "2"], absent: ["bad"])
+        try E2E.assertFailsCleanly(["converge", "--wide", "w", "--tele", "t", "--calibration", calibration,
+                                    "--sweep", "1m:2m", "-o", "bad"], in: dir, mentions: ["--sweep", "sequences"], absent: ["bad"])
+    }
 }

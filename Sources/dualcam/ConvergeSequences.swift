@@ -1,0 +1,83 @@
+import DualcamCalibration
+import DualcamConvergence
+import DualcamGeometry
+import DualcamImaging
+import DualcamSupport
+import Foundation
+
+extension ConvergeCommand {
+    struct SequenceReport: Encodable {
+        var inputs: [String: String]
+        var calibration: String
+        var pairs: Int
+        var distanceMetres: [Double?]
+        var canvas: String
+        var view: String
+        var outputs: [String]
+        var timingsMs: [String: Double]
+    }
+
+    /// Converges every pair of two frame sequences (directories of images or
+    /// videos), paired by index: frame i of `wide` with frame i of `tele`.
+    /// Directories must hold the same number of frames; with videos the
+    /// shorter one ends the run. Per-frame intrinsics sidecars next to
+    /// directory frames are used when present. With `distance` nil each pair
+    /// gets its own automatic distance (around `at` when given).
+    func convergeSequences(wide: String, tele: String, calibration loaded: LoadedCalibration, view: ConvergenceView,
+                           canvas: ConvergenceCanvas, distance: Distance?, at: Vector2?, output: FrameOutput) throws {
+        let wideSequence = try ImageSequence(url: URL(fileURLWithPath: wide))
+        let teleSequence = try ImageSequence(url: URL(fileURLWithPath: tele))
+        if let a = wideSequence.count, let b = teleSequence.count, a != b,
+           !VideoIO.isVideo(wideSequence.url), !VideoIO.isVideo(teleSequence.url) {
+            throw DualcamError.invalidValue(name: "--wide/--tele",
+                                            reason: "\(wide) has \(a) frames but \(tele) has \(b); the sequences must pair up")
+        }
+        let warp = try ConvergenceWarp(rig: loaded.file.rig, canvas: canvas)
+        let total = [wideSequence.count, teleSequence.count].compactMap { $0 }.min()
+        let progress = Progress(label: "converge: pair", total: total)
+        var timings: [String: Double] = [:]
+        func timed<T>(_ key: String, _ body: () throws -> T) rethrows -> T {
+            let start = Date()
+            defer { timings[key, default: 0] += Date().timeIntervalSince(start) * 1000 }
+            return try body()
+        }
+        var distances: [Double?] = []
+        while let w = try timed("read", { try wideSequence.next() }), let t = try timed("read", { try teleSequence.next() }) {
+            let wideK = try perFrameIntrinsics(w.file, w.image, .wide, loaded.file)
+            let teleK = try perFrameIntrinsics(t.file, t.image, .tele, loaded.file)
+            let d = try distance ?? timed("auto distance") {
+                try warp.autoDistance(wide: w.image, tele: t.image, options: AutoConvergenceOptions(at: at),
+                                      wideIntrinsics: wideK, teleIntrinsics: teleK).distance
+            }
+            let pair = try timed("warp") {
+                try warp.register(wide: w.image, tele: t.image, distance: d, wideIntrinsics: wideK, teleIntrinsics: teleK)
+            }
+            let image = try timed("compose") { try ConvergenceViews.compose(view, pair) }
+            try timed("write") { try output.write(image) }
+            distances.append(d.isInfinite ? nil : d.metres)
+            progress.update(distances.count)
+        }
+        progress.end()
+        guard !distances.isEmpty else {
+            throw DualcamError.format(path: wide, reason: "no frames to converge")
+        }
+        let outputs = try timed("write") { try output.finish() }
+        if json {
+            try printJSON(SequenceReport(inputs: ["wide": wide, "tele": tele], calibration: loaded.label,
+                                         pairs: distances.count, distanceMetres: distances, canvas: canvas.rawValue,
+                                         view: view.rawValue, outputs: outputs, timingsMs: timings))
+        } else {
+            let target = output.isVideo ? "video \(output.path)" : "frames in \(output.path)"
+            print("converge: \(distances.count) pairs, \(view.rawValue) view on the \(canvas.rawValue) canvas -> \(target)")
+        }
+    }
+
+    /// The per-frame sidecar's intrinsics for a directory frame, scaled to its buffer; nil otherwise.
+    private func perFrameIntrinsics(_ file: URL?, _ image: Image, _ camera: FrameName,
+                                    _ calibration: CalibrationFile) throws -> Intrinsics? {
+        guard let file else { return nil }
+        let resolved = try IntrinsicsResolver.resolve(image: file, bufferSize: PixelSize(width: image.width, height: image.height),
+                                                      camera: camera, calibration: calibration)
+        return resolved.source == .perFrame ? resolved.intrinsics : nil
+    }
+}
