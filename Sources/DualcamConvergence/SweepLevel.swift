@@ -1,18 +1,8 @@
 import DualcamGeometry
 import DualcamImaging
 
-/// A rectangle of pixels: columns x..<x+width, rows y..<y+height.
-public struct CanvasWindow: Equatable, Hashable, Sendable, Codable {
-    public var x: Int
-    public var y: Int
-    public var width: Int
-    public var height: Int
-    public init(x: Int, y: Int, width: Int, height: Int) {
-        self.x = x; self.y = y; self.width = width; self.height = height
-    }
-
-    var size: PixelSize { PixelSize(width: width, height: height) }
-}
+/// A window of canvas pixels.
+public typealias CanvasWindow = PixelRect
 
 /// The part of a camera's sensor image that a region of its ideal pixels
 /// needs, as a float32 grey image at some scale: level pixel =

@@ -14,6 +14,19 @@ public struct PixelSize: Hashable, Codable, Sendable, CustomStringConvertible {
     }
 }
 
+/// A rectangle of pixels: columns x..<x+width, rows y..<y+height.
+public struct PixelRect: Equatable, Hashable, Codable, Sendable {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x; self.y = y; self.width = width; self.height = height
+    }
+
+    public var size: PixelSize { PixelSize(width: width, height: height) }
+}
+
 /// Pinhole intrinsics K = [[fx, s, cx], [0, fy, cy], [0, 0, 1]] in pixels,
 /// origin at the top-left pixel, valid for images of `referenceSize`.
 ///

@@ -14,16 +14,8 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// A rectangle of pixels: columns x..<x+width, rows y..<y+height.
-public struct RenderRegion: Equatable, Hashable, Sendable {
-    public var x: Int
-    public var y: Int
-    public var width: Int
-    public var height: Int
-    public init(x: Int, y: Int, width: Int, height: Int) {
-        self.x = x; self.y = y; self.width = width; self.height = height
-    }
-}
+/// The part of the image to render.
+public typealias RenderRegion = PixelRect
 
 /// How to render.
 public struct RenderOptions: Equatable, Sendable {
