@@ -31,14 +31,7 @@ extension Image {
 
     /// Copies the image into a new OpenCV matrix, converting RGB(A) to BGR(A).
     public func makeCVMat() throws -> CVMat {
-        let depth: CVMat.Depth
-        switch element {
-        case .uint8: depth = .uint8
-        case .uint16: depth = .uint16
-        case .float16: depth = .float16
-        case .float32: depth = .float32
-        }
-        return try CVMat(rows: height, cols: width, channels: channels, depth: depth,
+        return try CVMat(rows: height, cols: width, channels: channels, depth: element.cvDepth,
                          bytes: swappingRedAndBlue().bytes)
     }
 
@@ -46,16 +39,21 @@ extension Image {
     /// BGR swap), copying the bytes once: for operations that treat channels
     /// alike, whose result goes back through `init(keepingChannelOrder:)`.
     func makeCVMatKeepingChannelOrder() throws -> CVMat {
-        let depth: CVMat.Depth
-        switch element {
-        case .uint8: depth = .uint8
-        case .uint16: depth = .uint16
-        case .float16: depth = .float16
-        case .float32: depth = .float32
-        }
         return try withUnsafeBytes { raw in
-            try CVMat(rows: height, cols: width, channels: channels, depth: depth,
+            try CVMat(rows: height, cols: width, channels: channels, depth: element.cvDepth,
                       data: raw.baseAddress, rowStride: width * channels * element.byteCount)
+        }
+    }
+}
+
+extension PixelElement {
+    /// The OpenCV matrix depth holding this element.
+    var cvDepth: CVMat.Depth {
+        switch self {
+        case .uint8: return .uint8
+        case .uint16: return .uint16
+        case .float16: return .float16
+        case .float32: return .float32
         }
     }
 }

@@ -87,12 +87,7 @@ struct ConvergeCommand: ParsableCommand {
     }
 
     func execute() throws {
-        var timings: [String: Double] = [:]
-        func timed<T>(_ key: String, _ body: () throws -> T) rethrows -> T {
-            let start = Date()
-            defer { timings[key, default: 0] += Date().timeIntervalSince(start) * 1000 }
-            return try body()
-        }
+        let clock = Timings()
         let chosenView = try parseFlag("--view", view) { try ConvergenceView(parsing: $0) }
         guard let chosenCanvas = ConvergenceCanvas(rawValue: canvas.lowercased()) else {
             throw DualcamError.invalidValue(name: "--canvas '\(canvas)'", reason: "expected tele or wide")
@@ -157,8 +152,8 @@ struct ConvergeCommand: ParsableCommand {
         var intrinsicsSource: [String: String] = ["wide": "calibration", "tele": "calibration"]
         switch (wide, tele) {
         case let (w?, t?):
-            wideImage = try timed("read") { try ImageIO.read(URL(fileURLWithPath: w)) }
-            teleImage = try timed("read") { try ImageIO.read(URL(fileURLWithPath: t)) }
+            wideImage = try clock.measure("read") { try ImageIO.read(URL(fileURLWithPath: w)) }
+            teleImage = try clock.measure("read") { try ImageIO.read(URL(fileURLWithPath: t)) }
             inputs = ["wide": w, "tele": t]
             for (name, path, image) in [("wide", w, wideImage), ("tele", t, teleImage)] {
                 let resolved = try IntrinsicsResolver.resolve(
@@ -171,7 +166,7 @@ struct ConvergeCommand: ParsableCommand {
             let size = try parseFlag("--demo-size", demoSize, parseSize)
             notes.append(
                 "converge: no --wide/--tele given; using the built-in demo scene (room, \(size)) and \(calibration == nil ? "the nominal rig" : calibrationLabel)")
-            let demo = try timed("render demo") { try DemoPair(calibration: calibrationFile, size: size) }
+            let demo = try clock.measure("render demo") { try DemoPair(calibration: calibrationFile, size: size) }
             wideImage = demo.wide.image
             teleImage = demo.tele.image
             calibrationFile = demo.calibration
@@ -194,7 +189,7 @@ struct ConvergeCommand: ParsableCommand {
         } else if let fixedDistance {
             distances = [fixedDistance]
         } else {
-            let result = try timed("auto distance") {
+            let result = try clock.measure("auto distance") {
                 try warp.autoDistance(wide: wideImage, tele: teleImage, options: AutoConvergenceOptions(at: point),
                                       wideIntrinsics: wideK, teleIntrinsics: teleK)
             }
@@ -207,19 +202,19 @@ struct ConvergeCommand: ParsableCommand {
         var outputs: [String] = []
         var lastPair: ConvergedPair?
         for d in distances {
-            let pair = try timed("warp") {
+            let pair = try clock.measure("warp") {
                 try warp.register(wide: wideImage, tele: teleImage, distance: d, wideIntrinsics: wideK, teleIntrinsics: teleK)
             }
-            let image = try timed("compose") { try ConvergenceViews.compose(chosenView, pair) }
+            let image = try clock.measure("compose") { try ConvergenceViews.compose(chosenView, pair) }
             lastPair = pair
             if let series {
-                try timed("write") { try series.write(image) }
+                try clock.measure("write") { try series.write(image) }
             } else {
-                try timed("write") { try ImageIO.write(image.converted(to: .uint8), to: outURL) }
+                try clock.measure("write") { try ImageIO.write(image.converted(to: .uint8), to: outURL) }
                 outputs.append(outURL.path)
             }
         }
-        if let series { outputs = try timed("write") { try series.finish() } }
+        if let series { outputs = try clock.measure("write") { try series.finish() } }
         for note in notes { FileHandle.standardError.write(Data((note + "\n").utf8)) }
         guard let pair = lastPair else { return }
         let d = distances.last!
@@ -230,7 +225,7 @@ struct ConvergeCommand: ParsableCommand {
                 distanceMode: sweepRange != nil ? "sweep" : (isAuto ? "auto" : "fixed"),
                 canvas: chosenCanvas.rawValue, canvasSize: [pair.canvasSize.width, pair.canvasSize.height],
                 view: chosenView.rawValue, teleFromWide: pair.teleFromWide.rowMajor, outputs: outputs,
-                auto: autoReport, timingsMs: timings))
+                auto: autoReport, timingsMs: clock.milliseconds))
         } else {
             let where_ = series.map { $0.isVideo ? "\(distances.count)-frame video \(outPath)" : "\(outputs.count) frames in \(outPath)" }
                 ?? outPath

@@ -35,25 +35,20 @@ extension ConvergeCommand {
         let warp = try ConvergenceWarp(rig: loaded.file.rig, canvas: canvas)
         let total = [wideSequence.count, teleSequence.count].compactMap { $0 }.min()
         let progress = Progress(label: "converge: pair", total: total)
-        var timings: [String: Double] = [:]
-        func timed<T>(_ key: String, _ body: () throws -> T) rethrows -> T {
-            let start = Date()
-            defer { timings[key, default: 0] += Date().timeIntervalSince(start) * 1000 }
-            return try body()
-        }
+        let clock = Timings()
         var distances: [Double?] = []
-        while let w = try timed("read", { try wideSequence.next() }), let t = try timed("read", { try teleSequence.next() }) {
+        while let w = try clock.measure("read", { try wideSequence.next() }), let t = try clock.measure("read", { try teleSequence.next() }) {
             let wideK = try perFrameIntrinsics(w.file, w.image, .wide, loaded.file)
             let teleK = try perFrameIntrinsics(t.file, t.image, .tele, loaded.file)
-            let d = try distance ?? timed("auto distance") {
+            let d = try distance ?? clock.measure("auto distance") {
                 try warp.autoDistance(wide: w.image, tele: t.image, options: AutoConvergenceOptions(at: at),
                                       wideIntrinsics: wideK, teleIntrinsics: teleK).distance
             }
-            let pair = try timed("warp") {
+            let pair = try clock.measure("warp") {
                 try warp.register(wide: w.image, tele: t.image, distance: d, wideIntrinsics: wideK, teleIntrinsics: teleK)
             }
-            let image = try timed("compose") { try ConvergenceViews.compose(view, pair) }
-            try timed("write") { try output.write(image) }
+            let image = try clock.measure("compose") { try ConvergenceViews.compose(view, pair) }
+            try clock.measure("write") { try output.write(image) }
             distances.append(d.isInfinite ? nil : d.metres)
             progress.update(distances.count)
         }
@@ -61,11 +56,11 @@ extension ConvergeCommand {
         guard !distances.isEmpty else {
             throw DualcamError.format(path: wide, reason: "no frames to converge")
         }
-        let outputs = try timed("write") { try output.finish() }
+        let outputs = try clock.measure("write") { try output.finish() }
         if json {
             try printJSON(SequenceReport(inputs: ["wide": wide, "tele": tele], calibration: loaded.label,
                                          pairs: distances.count, distanceMetres: distances, canvas: canvas.rawValue,
-                                         view: view.rawValue, outputs: outputs, timingsMs: timings))
+                                         view: view.rawValue, outputs: outputs, timingsMs: clock.milliseconds))
         } else {
             let target = output.isVideo ? "video \(output.path)" : "frames in \(output.path)"
             print("converge: \(distances.count) pairs, \(view.rawValue) view on the \(canvas.rawValue) canvas -> \(target)")
