@@ -61,13 +61,41 @@ let package = Package(
         .target(name: "DualcamSynthetic", dependencies: ["DualcamGeometry", "DualcamImaging", "DualcamCalibration"]),
         .target(name: "DualcamConvergence", dependencies: ["DualcamGeometry", "DualcamImaging", "DualcamCalibration"]),
 
-        .target(name: "DualcamBench", dependencies: ["DualcamSynthetic", "DualcamConvergence", "DualcamImaging", "DualcamCalibration", "DualcamSupport"]),
+        // MARK: Depth (issue 8), depth data shared by depth and fusion
+        .target(name: "DualcamDepthData", dependencies: ["DualcamGeometry", "DualcamImaging", "DualcamSupport"]),
+        .target(
+            name: "DualcamDepth",
+            dependencies: ["DualcamDepthData", "DualcamGeometry", "DualcamImaging", "DualcamCV", "DualcamCalibration", "DualcamSupport"]
+        ),
+
+        // MARK: Fusion (issue 6)
+        .target(
+            name: "DualcamFusion",
+            dependencies: ["DualcamDepthData", "DualcamDepth", "DualcamGeometry", "DualcamImaging", "DualcamCalibration", "DualcamLinearAlgebra", "DualcamSupport"]
+        ),
+
+        // MARK: Calibration solving and suites (issue 5)
+        .target(
+            name: "DualcamCalibrate",
+            dependencies: ["DualcamCalibration", "DualcamGeometry", "DualcamImaging", "DualcamCV", "DualcamSynthetic", "DualcamLinearAlgebra", "DualcamSupport"]
+        ),
+
+        // MARK: Capture (issue 7)
+
+        .target(
+            name: "DualcamBench",
+            dependencies: [
+                "DualcamSynthetic", "DualcamConvergence", "DualcamImaging", "DualcamCalibration", "DualcamSupport",
+                "DualcamDepthData", "DualcamDepth", "DualcamFusion", "DualcamCalibrate",
+            ]
+        ),
 
         // MARK: The command
         .executableTarget(
             name: "dualcam",
             dependencies: [
                 "DualcamSupport", "DualcamGeometry", "DualcamCV", "DualcamImaging", "DualcamCalibration", "DualcamSynthetic", "DualcamConvergence", "DualcamBench",
+                "DualcamDepthData", "DualcamDepth", "DualcamFusion", "DualcamCalibrate",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -85,6 +113,10 @@ let package = Package(
         ),
         .testTarget(name: "DualcamSyntheticTests", dependencies: ["DualcamSynthetic", "ImagingTestSupport", "DualcamCalibration", "DualcamImaging", "TestSupport"]),
         .testTarget(name: "DualcamConvergenceTests", dependencies: ["DualcamConvergence", "ImagingTestSupport", "DualcamSynthetic", "DualcamCalibration", "DualcamImaging", "TestSupport"]),
+        .testTarget(name: "DualcamDepthDataTests", dependencies: ["DualcamDepthData", "DualcamImaging", "DualcamGeometry", "TestSupport"]),
+        .testTarget(name: "DualcamDepthTests", dependencies: ["DualcamDepth", "DualcamDepthData", "DualcamSynthetic", "DualcamCalibration", "DualcamImaging", "DualcamGeometry", "TestSupport"]),
+        .testTarget(name: "DualcamFusionTests", dependencies: ["DualcamFusion", "DualcamDepth", "DualcamDepthData", "DualcamSynthetic", "DualcamCalibration", "DualcamImaging", "DualcamGeometry", "TestSupport"]),
+        .testTarget(name: "DualcamCalibrateTests", dependencies: ["DualcamCalibrate", "DualcamCalibration", "DualcamSynthetic", "DualcamImaging", "DualcamGeometry", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["dualcam", "TestSupport", "DualcamImaging", "DualcamCV", "DualcamCalibration", "DualcamGeometry"]),
     ],
     swiftLanguageModes: [.v5]
