@@ -82,6 +82,10 @@ let package = Package(
 
         // MARK: Capture (issue 7)
 
+        // V4L2 integration test: scripts/vivid boots Debian's kernel in qemu with vivid
+        // and runs the probe there (README, "V4L2 integration test").
+        .testTarget(name: "VividIntegrationTests", dependencies: ["TestSupport"]),
+
         .target(
             name: "DualcamBench",
             dependencies: [

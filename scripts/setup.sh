@@ -5,6 +5,8 @@
 #   liblapacke-dev  LAPACKE, used through a pkg-config system library
 #   pkg-config      how SwiftPM finds both
 #   opencv-doc      OpenCV's sample data (stereo chessboard set) used by tests
+# With DUALCAM_VIVID=1 (set by .ci/run) it also runs scripts/vivid/setup.sh: qemu,
+# busybox and Debian's kernel for the V4L2 integration test.
 set -euo pipefail
 
 packages=(libopencv-dev liblapacke-dev pkg-config opencv-doc)
@@ -30,3 +32,7 @@ if ! command -v swift >/dev/null 2>&1; then
     exit 1
 fi
 pkg-config --exists opencv4 lapacke || { echo "setup: pkg-config cannot find opencv4/lapacke" >&2; exit 1; }
+
+if [ "${DUALCAM_VIVID:-}" = 1 ]; then
+    bash "$(dirname "$0")/vivid/setup.sh"
+fi
