@@ -11,6 +11,11 @@ import PackageDescription
 //     -> DualcamImaging     -> DualcamCV -> CDualcamOpenCV (C++ shim, plain C API)
 //     -> DualcamLinearAlgebra -> CLapacke (system library, pkg-config lapacke)
 //
+//   Capture (issue 7), kernel-facing parts without OpenCV or Foundation (they
+//   also run statically linked inside a small VM):
+//     DualcamV4L2 -> CV4L2 (C header: <linux/videodev2.h>, ioctl/mmap/poll wrappers)
+//     DualcamSync (no deps: ApproximateTime pairing of two timestamped streams)
+//
 // Only CDualcamOpenCV includes OpenCV headers. Every shim entry point catches
 // C++ exceptions and returns an error code and message; DualcamCV owns the
 // handles in Swift classes that free them in `deinit`.
@@ -81,6 +86,9 @@ let package = Package(
         ),
 
         // MARK: Capture (issue 7)
+        .target(name: "CV4L2"),
+        .target(name: "DualcamV4L2", dependencies: ["CV4L2"]),
+        .target(name: "DualcamSync"),
 
         // V4L2 integration test: scripts/vivid boots Debian's kernel in qemu with vivid
         // and runs the probe there (README, "V4L2 integration test").
@@ -121,6 +129,8 @@ let package = Package(
         .testTarget(name: "DualcamDepthTests", dependencies: ["DualcamDepth", "DualcamDepthData", "DualcamSynthetic", "DualcamCalibration", "DualcamImaging", "DualcamGeometry", "TestSupport"]),
         .testTarget(name: "DualcamFusionTests", dependencies: ["DualcamFusion", "DualcamDepth", "DualcamDepthData", "DualcamSynthetic", "DualcamCalibration", "DualcamImaging", "DualcamGeometry", "TestSupport"]),
         .testTarget(name: "DualcamCalibrateTests", dependencies: ["DualcamCalibrate", "DualcamCalibration", "DualcamSynthetic", "DualcamImaging", "DualcamGeometry", "TestSupport"]),
+        .testTarget(name: "DualcamV4L2Tests", dependencies: ["DualcamV4L2", "CV4L2", "TestSupport"]),
+        .testTarget(name: "DualcamSyncTests", dependencies: ["DualcamSync", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["dualcam", "TestSupport", "DualcamImaging", "DualcamCV", "DualcamCalibration", "DualcamGeometry"]),
     ],
     swiftLanguageModes: [.v5]
