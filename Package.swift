@@ -19,6 +19,11 @@ import PackageDescription
 //     DualcamV4L2 -> CV4L2 (C header: <linux/videodev2.h>, ioctl/mmap/poll wrappers)
 //     DualcamSync (no deps: ApproximateTime pairing of two timestamped streams)
 //
+//   DualcamCalibrate (issue 5: dualcam calibrate / verify / test suites)
+//     -> DualcamCalibration, DualcamSynthetic (board views with truth),
+//        DualcamImaging (pattern detection), DualcamCV (calib3d shim),
+//        DualcamLinearAlgebra (extrinsic uncertainties), Yams (suite manifests)
+//
 // Only CDualcamOpenCV includes OpenCV headers. Every shim entry point catches
 // C++ exceptions and returns an error code and message; DualcamCV owns the
 // handles in Swift classes that free them in `deinit`.
@@ -85,7 +90,7 @@ let package = Package(
         // MARK: Calibration solving and suites (issue 5)
         .target(
             name: "DualcamCalibrate",
-            dependencies: ["DualcamCalibration", "DualcamGeometry", "DualcamImaging", "DualcamCV", "DualcamSynthetic", "DualcamLinearAlgebra", "DualcamSupport"]
+            dependencies: ["DualcamCalibration", "DualcamGeometry", "DualcamImaging", "DualcamCV", "DualcamSynthetic", "DualcamLinearAlgebra", "DualcamSupport", .product(name: "Yams", package: "Yams")]
         ),
 
         // MARK: Capture (issue 7)

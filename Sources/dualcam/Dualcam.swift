@@ -15,6 +15,7 @@ struct Dualcam: ParsableCommand {
               dualcam converge --wide w.png --tele t.png --calibration rig.yaml --distance auto --at 640,480
               dualcam calibration show Calibration/devices/nominal-phone-wide-tele.yaml
               dualcam calibration convert calib.txt rig.yaml
+              dualcam calibrate --pattern chessboard:9x6:25mm --pairs views/ -o rig.yaml
               dualcam homography --distance 1.2m
               dualcam image info depth.pfm
               dualcam image convert depth.pfm depth.png --depth-png mm
@@ -24,7 +25,7 @@ struct Dualcam: ParsableCommand {
             Distances take a unit: 1.2m, 120cm, 1200mm, 4ft, 48in, inf.
             """,
         version: "dualcam \(version) (OpenCV \(OpenCVInfo.version))",
-        subcommands: [ConvergeCommand.self, CalibrationCommand.self, HomographyCommand.self, ImageCommand.self, SynthCommand.self, BenchCommand.self]
+        subcommands: [ConvergeCommand.self, CalibrationCommand.self, CalibrateCommand.self, HomographyCommand.self, ImageCommand.self, SynthCommand.self, BenchCommand.self]
     )
 
     /// ArgumentParser's own errors (unknown option, missing value) print the

@@ -3,7 +3,7 @@ import TestSupport
 import XCTest
 
 final class HelpAndVersionTests: XCTestCase {
-    static let subcommands = ["bench", "calibration", "converge", "homography", "image", "synth"]
+    static let subcommands = ["bench", "calibrate", "calibration", "converge", "homography", "image", "synth"]
 
     func testHelpListsEverySubcommandWithAPurposeAndAnExample() throws {
         let result = try E2E.succeed(["--help"])
@@ -41,6 +41,7 @@ final class HelpAndVersionTests: XCTestCase {
     func testEachSubcommandHelpHasAPurposeAndAnExample() throws {
         let commands: [[String]] = [
             ["calibration"], ["calibration", "show"], ["calibration", "convert"],
+            ["calibrate"], ["calibrate", "run"], ["calibrate", "verify"], ["calibrate", "test"],
             ["homography"], ["image"], ["image", "info"], ["image", "convert"], ["synth"], ["bench"], ["converge"],
         ]
         for command in commands {
