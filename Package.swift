@@ -100,7 +100,8 @@ let package = Package(
 
         // V4L2 integration test: scripts/vivid boots Debian's kernel in qemu with vivid
         // and runs the probe there (README, "V4L2 integration test").
-        .testTarget(name: "VividIntegrationTests", dependencies: ["TestSupport"]),
+        .executableTarget(name: "dualcam-vivid-probe", dependencies: ["DualcamV4L2", "DualcamSync"]),
+        .testTarget(name: "VividIntegrationTests", dependencies: ["dualcam-vivid-probe", "TestSupport"]),
 
         .target(
             name: "DualcamBench",

@@ -39,12 +39,18 @@ final class VividIntegrationTests: XCTestCase {
         let result = try VividResult(parsing: run.stdout)
 
         let n = Self.framesPerDevice
+        XCTAssertEqual(result.values["driver_a"], "vivid")
+        XCTAssertEqual(result.values["driver_b"], "vivid")
+        XCTAssertEqual(result.values["format"], "YUYV")
+        XCTAssertEqual(result.values["size"], "320x180")
         XCTAssertEqual(try result.int("frames_a"), n)
         XCTAssertEqual(try result.int("frames_b"), n)
         for side in ["a", "b"] {
             XCTAssertEqual(try result.int("ts_increasing_\(side)"), 1, "timestamps of stream \(side) not strictly increasing")
             XCTAssertEqual(try result.int("clock_monotonic_\(side)"), 1, "stream \(side) buffers not flagged V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC")
             XCTAssertEqual(try result.int("seq_increasing_\(side)"), 1, "sequence numbers of stream \(side) not increasing")
+            XCTAssertEqual(try result.int("seq_matches_ts_\(side)"), 1, "sequence steps of stream \(side) disagree with its timestamps")
+            XCTAssertEqual(try result.int("images_complete_\(side)"), 1, "stream \(side) delivered a frame shorter than the negotiated image size")
             // The buffer timestamps advance by the negotiated frame period (vivid
             // paces its frames with the kernel's monotonic clock).
             let fps = try result.double("fps_\(side)")
@@ -59,6 +65,7 @@ final class VividIntegrationTests: XCTestCase {
         XCTAssertEqual(pairs + (try result.int("unpaired_a")), n)
         XCTAssertEqual(pairs + (try result.int("unpaired_b")), n)
         XCTAssertEqual(try result.int("pairs_ordered"), 1, "pairs cross or reuse a frame")
+        XCTAssertEqual(try result.int("sync_pairs"), pairs, "synchronizer counters disagree with its events")
         let maxSkew = try result.double("max_skew_ns")
         XCTAssertLessThanOrEqual(try result.double("skew_max_ns"), maxSkew)
         XCTAssertLessThanOrEqual(try result.double("skew_median_ns"), try result.double("skew_max_ns"))

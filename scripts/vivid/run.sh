@@ -51,7 +51,7 @@ add_module() {
     seen[$name]=1
     file=$(find "$moddir" -name "$name.ko" -o -name "${name//-/_}.ko" | head -n1)
     [ -n "$file" ] || fail "module $name.ko not found under $moddir"
-    deps=$(strings -a "$file" | sed -n 's/^depends=//p' | head -n1)
+    deps=$(grep -a -o 'depends=[A-Za-z0-9_,-]*' "$file" | head -n1 | cut -d= -f2)
     for d in ${deps//,/ }; do add_module "$d"; done
     cp "$file" "$root/mods/"
     order+=("$(basename "$file" .ko)")

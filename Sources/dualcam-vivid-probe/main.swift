@@ -1,0 +1,198 @@
+// dualcam-vivid-probe: the program the V4L2 integration test runs inside its qemu
+// VM (scripts/vivid/run.sh, Tests/VividIntegrationTests), against two instances of
+// the kernel's virtual capture driver vivid.
+//
+//   dualcam-vivid-probe DEVICE_A DEVICE_B [--frames N] [--fps F] [--size WxH]
+//
+// Opens both devices through DualcamV4L2, negotiates YUYV at the size and rate,
+// captures N frames from each free-running stream (mmap buffers, poll, DQBUF),
+// pairs them as they arrive with DualcamSync's ApproximateSynchronizer (maximum
+// skew: half a frame period), checks the result and prints one line
+//
+//   VIVID_RESULT key=value ...
+//
+// (keys below, `_a`/`_b` per device; times in ns on CLOCK_MONOTONIC of the VM).
+// Exit status 0 when every check holds, 1 when one fails, 2 on an error (printed
+// as `VIVID_ERROR message`). No Foundation, so the VM needs only the Swift core
+// libraries and glibc.
+import DualcamSync
+import DualcamV4L2
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+struct ProbeError: Error { let message: String }
+
+struct Options {
+    var devices: [String] = []
+    var frames = 30
+    var framesPerSecond = 15.0
+    var size = FrameSize(width: 320, height: 180)
+
+    init(_ arguments: [String]) throws {
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            func value() throws -> String {
+                guard let v = rest.popFirst() else { throw ProbeError(message: "\(argument) needs a value") }
+                return v
+            }
+            switch argument {
+            case "--frames":
+                guard let n = Int(try value()), n >= 2 else { throw ProbeError(message: "--frames expects an integer >= 2") }
+                frames = n
+            case "--fps":
+                guard let f = Double(try value()), f > 0 else { throw ProbeError(message: "--fps expects a positive number") }
+                framesPerSecond = f
+            case "--size":
+                guard let s = FrameSize(parsing: try value()) else { throw ProbeError(message: "--size expects WxH") }
+                size = s
+            default:
+                devices.append(argument)
+            }
+        }
+        guard devices.count == 2 else { throw ProbeError(message: "expected two device paths, got \(devices.count)") }
+    }
+}
+
+/// What the probe keeps of a frame (the pixels are only size-checked).
+struct ProbeFrame: Timestamped {
+    var timestampNs: Int64
+    var sequence: UInt32
+    var driverMonotonic: Bool
+    var completeImage: Bool
+}
+
+/// Per-stream checks on the captured frames.
+struct StreamReport {
+    let frames: [ProbeFrame]
+    let framesPerSecond: Double
+
+    var timestampsIncreasing: Bool { zip(frames, frames.dropFirst()).allSatisfy { $0.timestampNs < $1.timestampNs } }
+    var sequenceIncreasing: Bool { zip(frames, frames.dropFirst()).allSatisfy { $0.sequence < $1.sequence } }
+    var allMonotonic: Bool { frames.allSatisfy(\.driverMonotonic) }
+    var allComplete: Bool { frames.allSatisfy(\.completeImage) }
+    /// Sequence numbers the driver skipped (dropped frames).
+    var sequenceGaps: Int { zip(frames, frames.dropFirst()).reduce(0) { $0 + Int($1.1.sequence &- $1.0.sequence) - 1 } }
+    var medianPeriodNs: Int64 { median(zip(frames, frames.dropFirst()).map { $1.timestampNs - $0.timestampNs }) }
+    /// Timestamps and sequence numbers agree: each step spans (sequence step) frame
+    /// periods to within half a period.
+    var sequenceMatchesTimestamps: Bool {
+        let period = 1e9 / framesPerSecond
+        return zip(frames, frames.dropFirst()).allSatisfy { a, b in
+            let periods = Double(b.timestampNs - a.timestampNs) / period
+            return abs(periods - Double(b.sequence &- a.sequence)) < 0.5
+        }
+    }
+}
+
+func median(_ values: [Int64]) -> Int64 {
+    guard !values.isEmpty else { return 0 }
+    let s = values.sorted()
+    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+}
+
+func run(_ options: Options) throws -> Bool {
+    let devices = try options.devices.map { try V4L2Device(path: $0) }
+    var rates: [Double] = []
+    var format: NegotiatedFormat?
+    for device in devices {
+        format = try device.setFormat(.yuyv, size: options.size)
+        rates.append(try device.setFrameRate(options.framesPerSecond) ?? options.framesPerSecond)
+    }
+    guard let format, rates[0] == rates[1] else { throw ProbeError(message: "the two devices chose different rates \(rates)") }
+    let maxSkewNs = Int64(1e9 / rates[0] / 2)
+    let sync = ApproximateSynchronizer<ProbeFrame, ProbeFrame>(maxSkewNs: maxSkewNs)
+    var events: [SyncEvent<ProbeFrame, ProbeFrame>] = []
+    var frames: [[ProbeFrame]] = [[], []]
+
+    let started = LinuxV4L2System().monotonicNanoseconds()
+    for device in devices { try device.startStreaming(bufferCount: 4) }
+    var active = [0, 1]
+    while !active.isEmpty {
+        let ready = try V4L2Device.wait(active.map { devices[$0] }, timeoutMs: 5000)
+        guard !ready.isEmpty else {
+            throw ProbeError(message: "no frame within 5 s from \(active.map { options.devices[$0] })")
+        }
+        for i in ready.map({ active[$0] }) {
+            while frames[i].count < options.frames, let raw = try devices[i].dequeue() {
+                let frame = ProbeFrame(timestampNs: raw.timestampNs, sequence: raw.sequence,
+                                       driverMonotonic: raw.timestampSource == .driverMonotonic,
+                                       completeImage: raw.bytes.count == format.imageSize)
+                frames[i].append(frame)
+                events += i == 0 ? sync.push(first: frame) : sync.push(second: frame)
+            }
+            if frames[i].count == options.frames {
+                try devices[i].stopStreaming()
+                active.removeAll { $0 == i }
+            }
+        }
+    }
+    events += sync.finish()
+    let captureNs = LinuxV4L2System().monotonicNanoseconds() - started
+
+    let streams = (0..<2).map { StreamReport(frames: frames[$0], framesPerSecond: rates[$0]) }
+    var pairs: [SyncPair<ProbeFrame, ProbeFrame>] = []
+    var unpaired = [0, 0]
+    for event in events {
+        switch event {
+        case let .pair(p): pairs.append(p)
+        case .droppedFirst: unpaired[0] += 1
+        case .droppedSecond: unpaired[1] += 1
+        }
+    }
+    pairs.sort { $0.first.timestampNs < $1.first.timestampNs }
+    // Each frame used at most once and pairs never cross: both sides strictly
+    // increase along the pairs.
+    let ordered = zip(pairs, pairs.dropFirst()).allSatisfy {
+        $0.first.timestampNs < $1.first.timestampNs && $0.second.timestampNs < $1.second.timestampNs
+    }
+    let skews = pairs.map { abs($0.skewNs) }
+    let skewMax = skews.max() ?? 0
+    let stats = sync.statistics
+
+    var fields: [(String, String)] = [
+        ("driver_a", devices[0].capabilities.driver), ("driver_b", devices[1].capabilities.driver),
+        ("format", format.pixelFormat.fourcc), ("size", "\(format.size.width)x\(format.size.height)"),
+        ("capture_ms", "\(captureNs / 1_000_000)"),
+    ]
+    for (side, s) in zip(["a", "b"], streams) {
+        fields += [
+            ("frames_\(side)", "\(s.frames.count)"), ("fps_\(side)", "\(s.framesPerSecond)"),
+            ("ts_increasing_\(side)", s.timestampsIncreasing ? "1" : "0"),
+            ("clock_monotonic_\(side)", s.allMonotonic ? "1" : "0"),
+            ("seq_increasing_\(side)", s.sequenceIncreasing ? "1" : "0"),
+            ("seq_gaps_\(side)", "\(s.sequenceGaps)"),
+            ("seq_matches_ts_\(side)", s.sequenceMatchesTimestamps ? "1" : "0"),
+            ("images_complete_\(side)", s.allComplete ? "1" : "0"),
+            ("period_median_ns_\(side)", "\(s.medianPeriodNs)"),
+        ]
+    }
+    fields += [
+        ("pairs", "\(pairs.count)"), ("unpaired_a", "\(unpaired[0])"), ("unpaired_b", "\(unpaired[1])"),
+        ("pairs_ordered", ordered ? "1" : "0"),
+        ("skew_median_ns", "\(median(skews))"), ("skew_max_ns", "\(skewMax)"), ("max_skew_ns", "\(maxSkewNs)"),
+        ("sync_pairs", "\(stats.pairs)"), ("sync_dropped_a", "\(stats.droppedFirst)"), ("sync_dropped_b", "\(stats.droppedSecond)"),
+    ]
+    let n = options.frames
+    let ok = streams.allSatisfy {
+        $0.frames.count == n && $0.timestampsIncreasing && $0.allMonotonic && $0.sequenceIncreasing
+            && $0.sequenceMatchesTimestamps && $0.allComplete
+    } && pairs.count >= n - 2 && pairs.count + unpaired[0] == n && pairs.count + unpaired[1] == n
+        && ordered && skewMax <= maxSkewNs && stats.pairs == pairs.count
+    fields.append(("ok", ok ? "1" : "0"))
+    print("VIVID_RESULT " + fields.map { "\($0.0)=\($0.1)" }.joined(separator: " "))
+    return ok
+}
+
+do {
+    let ok = try run(try Options(Array(CommandLine.arguments.dropFirst())))
+    exit(ok ? 0 : 1)
+} catch let error as ProbeError {
+    print("VIVID_ERROR \(error.message)")
+    exit(2)
+} catch {
+    print("VIVID_ERROR \(error)")
+    exit(2)
+}
