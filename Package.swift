@@ -18,6 +18,8 @@ import PackageDescription
 //   also run statically linked inside a small VM):
 //     DualcamV4L2 -> CV4L2 (C header: <linux/videodev2.h>, ioctl/mmap/poll wrappers)
 //     DualcamSync (no deps: ApproximateTime pairing of two timestamped streams)
+//   dualcam-vivid-probe -> DualcamV4L2, DualcamSync (no OpenCV, no Foundation: runs in
+//     the qemu VM of VividIntegrationTests, scripts/vivid)
 //
 //   DualcamCalibrate (issue 5: dualcam calibrate / verify / test suites)
 //     -> DualcamCalibration, DualcamSynthetic (board views with truth),
