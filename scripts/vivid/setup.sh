@@ -72,14 +72,14 @@ fi
 # Unpack only what the VM needs: the kernel and the media modules (the whole
 # package is several hundred MB unpacked).
 echo "vivid setup: unpacking $(basename "$deb")" >&2
-rm -rf "$kernel.tmp"
-mkdir -p "$kernel.tmp"
+unpack=$(mktemp -d "$cache/kernel.XXXXXX") && chmod 755 "$unpack"
 dpkg-deb --fsys-tarfile "$deb" \
-    | tar -x -C "$kernel.tmp" --wildcards './boot/vmlinuz-*' './lib/modules/*/kernel/drivers/media/*' \
-    || fail "unpacking $deb"
-ls "$kernel.tmp"/boot/vmlinuz-* >/dev/null 2>&1 || fail "$deb holds no boot/vmlinuz-*"
-find "$kernel.tmp" -name 'vivid.ko*' | grep -q . || fail "$deb holds no vivid.ko"
-touch "$kernel.tmp/.complete"
+    | tar -x -C "$unpack" --wildcards './boot/vmlinuz-*' './lib/modules/*/kernel/drivers/media/*' \
+    || { rm -rf "$unpack"; fail "unpacking $deb"; }
+ls "$unpack"/boot/vmlinuz-* >/dev/null 2>&1 || { rm -rf "$unpack"; fail "$deb holds no boot/vmlinuz-*"; }
+find "$unpack" -name 'vivid.ko*' | grep -q . || { rm -rf "$unpack"; fail "$deb holds no vivid.ko"; }
+touch "$unpack/.complete"
 rm -rf "$kernel"
-mv "$kernel.tmp" "$kernel"
+mv "$unpack" "$kernel"
+rm -f "$deb"  # 70 MB; the unpacked kernel is all the VM needs
 echo "vivid setup: kernel ready in $kernel" >&2
