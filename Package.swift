@@ -18,6 +18,8 @@ import PackageDescription
 //   also run statically linked inside a small VM):
 //     DualcamV4L2 -> CV4L2 (C header: <linux/videodev2.h>, ioctl/mmap/poll wrappers)
 //     DualcamSync (no deps: ApproximateTime pairing of two timestamped streams)
+//   DualcamCapture (frame sources: files, V4L2 pairs; decoding via DualcamCV)
+//     -> DualcamV4L2, DualcamSync, DualcamImaging, DualcamCalibration
 //   dualcam-vivid-probe -> DualcamV4L2, DualcamSync (no OpenCV, no Foundation: runs in
 //     the qemu VM of VividIntegrationTests, scripts/vivid)
 //
@@ -99,6 +101,10 @@ let package = Package(
         .target(name: "CV4L2"),
         .target(name: "DualcamV4L2", dependencies: ["CV4L2"]),
         .target(name: "DualcamSync"),
+        .target(
+            name: "DualcamCapture",
+            dependencies: ["DualcamV4L2", "DualcamSync", "DualcamImaging", "DualcamCV", "DualcamGeometry", "DualcamCalibration", "DualcamSupport"]
+        ),
 
         // V4L2 integration test: scripts/vivid boots Debian's kernel in qemu with vivid
         // and runs the probe there (README, "V4L2 integration test").
@@ -119,6 +125,7 @@ let package = Package(
             dependencies: [
                 "DualcamSupport", "DualcamGeometry", "DualcamCV", "DualcamImaging", "DualcamCalibration", "DualcamSynthetic", "DualcamConvergence", "DualcamBench",
                 "DualcamDepthData", "DualcamDepth", "DualcamFusion", "DualcamCalibrate",
+                "DualcamV4L2", "DualcamCapture",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -142,6 +149,7 @@ let package = Package(
         .testTarget(name: "DualcamCalibrateTests", dependencies: ["DualcamCalibrate", "DualcamCalibration", "DualcamSynthetic", "DualcamImaging", "DualcamGeometry", "TestSupport"]),
         .testTarget(name: "DualcamV4L2Tests", dependencies: ["DualcamV4L2", "CV4L2", "TestSupport"]),
         .testTarget(name: "DualcamSyncTests", dependencies: ["DualcamSync", "TestSupport"]),
+        .testTarget(name: "DualcamCaptureTests", dependencies: ["DualcamCapture", "DualcamV4L2", "DualcamSync", "DualcamImaging", "DualcamCV", "DualcamSupport", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["dualcam", "TestSupport", "DualcamImaging", "DualcamCV", "DualcamCalibration", "DualcamGeometry"]),
     ],
     swiftLanguageModes: [.v5]

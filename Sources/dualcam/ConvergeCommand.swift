@@ -18,7 +18,11 @@ struct ConvergeCommand: ParsableCommand {
             --distance auto picks the distance that registers best (plane sweep, NCC),
             over the whole overlap or around --at x,y (canvas pixels).
 
+            With cameras (--wide/--tele naming V4L2 devices, or --stereo DEVICE) live pairs are
+            synchronized and converged until --count pairs or --duration, to frames or a video.
+
             Example: dualcam converge --distance 1.2m -o converged.png
+            Example: dualcam converge --wide /dev/video0 --tele /dev/video2 --distance 1.2m --count 60 -o live.avi
             """
     )
 
@@ -49,8 +53,11 @@ struct ConvergeCommand: ParsableCommand {
     @Option(name: .long, help: "Number of sweep frames.")
     var steps: Int = 30
 
-    @Option(name: .long, help: "Frame rate of a --sweep video.")
-    var fps: Double = 10
+    @Option(name: .long, help: "Frame rate of a --sweep video (default 10); with cameras, the camera rate (and the video's).")
+    var fps: Double?
+
+    @OptionGroup(title: "Cameras (--wide/--tele V4L2 devices, or --stereo)")
+    var device: DeviceOptions
 
     @Option(name: .shortAndLong, help: "Output image; with --sweep a directory of numbered PNG frames or a video (.avi, .mp4, .mkv, .mov).")
     var output: String?
@@ -115,6 +122,13 @@ struct ConvergeCommand: ParsableCommand {
         let sweepDistances = try sweepRange.map { range in
             try parseFlag("--sweep", sweep!) { _ in try ConvergenceSweep.distances(near: range.near, far: range.far, steps: steps) }
         }
+        if device.isLive(wide: wide, tele: tele) {
+            if sweepRange != nil {
+                throw DualcamError.invalidValue(name: "--sweep", reason: "not used with cameras")
+            }
+            try convergeLive(distance: fixedDistance, at: isAuto ? point : nil, view: chosenView, canvas: chosenCanvas)
+            return
+        }
         let sequenceMode = [wide, tele].contains { $0.map { ImageSequence.isSequence(URL(fileURLWithPath: $0)) } ?? false }
         if sequenceMode, sweepRange != nil {
             throw DualcamError.invalidValue(name: "--sweep", reason: "not used with frame sequences (--wide/--tele directories or videos)")
@@ -122,7 +136,7 @@ struct ConvergeCommand: ParsableCommand {
         let outPath = output ?? (sweepRange != nil ? "converge-sweep" : sequenceMode ? "converge-frames" : "converged.png")
         let outURL = URL(fileURLWithPath: outPath)
         // A series (sweep or sequence) goes to numbered frames or a video; a single pair to one image.
-        let series = sweepRange != nil || sequenceMode ? try FrameOutput(path: outPath, fps: fps) : nil
+        let series = sweepRange != nil || sequenceMode ? try FrameOutput(path: outPath, fps: fps ?? 10) : nil
         if series == nil {
             _ = try ImageFormat.of(outURL)  // an unsupported extension fails before any work
         }

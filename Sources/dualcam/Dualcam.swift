@@ -21,11 +21,13 @@ struct Dualcam: ParsableCommand {
               dualcam image convert depth.pfm depth.png --depth-png mm
               dualcam synth --scene room --size 1280x960 --out room
               dualcam bench render
+              dualcam devices --size 1280x720 --fps 30 --format yuyv
+              dualcam capture --wide /dev/video0 --tele /dev/video2 --count 100 --out pairs
 
             Distances take a unit: 1.2m, 120cm, 1200mm, 4ft, 48in, inf.
             """,
         version: "dualcam \(version) (OpenCV \(OpenCVInfo.version))",
-        subcommands: [ConvergeCommand.self, CalibrationCommand.self, CalibrateCommand.self, HomographyCommand.self, ImageCommand.self, SynthCommand.self, BenchCommand.self]
+        subcommands: [ConvergeCommand.self, CalibrationCommand.self, CalibrateCommand.self, HomographyCommand.self, ImageCommand.self, SynthCommand.self, BenchCommand.self, DevicesCommand.self, CaptureCommand.self]
     )
 
     /// ArgumentParser's own errors (unknown option, missing value) print the

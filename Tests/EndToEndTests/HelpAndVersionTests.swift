@@ -3,7 +3,7 @@ import TestSupport
 import XCTest
 
 final class HelpAndVersionTests: XCTestCase {
-    static let subcommands = ["bench", "calibrate", "calibration", "converge", "homography", "image", "synth"]
+    static let subcommands = ["bench", "calibrate", "calibration", "capture", "converge", "devices", "homography", "image", "synth"]
 
     func testHelpListsEverySubcommandWithAPurposeAndAnExample() throws {
         let result = try E2E.succeed(["--help"])

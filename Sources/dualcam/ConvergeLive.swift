@@ -1,0 +1,59 @@
+import DualcamCapture
+import DualcamConvergence
+import DualcamGeometry
+import DualcamImaging
+import DualcamSupport
+import Foundation
+
+extension ConvergeCommand {
+    /// Converges live pairs from V4L2 cameras (two devices or one side-by-side
+    /// device) until --count pairs or --duration, writing numbered frames or a
+    /// video at the cameras' rate. A lost camera ends the run: the pairs done
+    /// so far are written, then the error is reported.
+    func convergeLive(distance: Distance?, at: Vector2?, view: ConvergenceView, canvas: ConvergenceCanvas) throws {
+        let options = try device.liveOptions(wide: wide, tele: tele, fps: fps)
+        let limit = try device.limit()
+        guard limit.pairs != nil || limit.durationNs != nil else {
+            throw DualcamError.invalidValue(name: "--count/--duration", reason: "give one with cameras (the output is written when the run ends)")
+        }
+        let loaded = try loadCalibration(calibration)
+        let warp: ConvergenceWarp
+        do { warp = try ConvergenceWarp(rig: loaded.file.rig, canvas: canvas) } catch {
+            throw DualcamError.invalidValue(name: loaded.label, reason: oneLine(error))
+        }
+        let outPath = output ?? "converge-frames"
+        _ = try FrameOutput(path: outPath, fps: fps ?? 30)  // validate the destination before opening cameras
+        let source = try LivePairSource(options: options)
+        let output = try FrameOutput(path: outPath, fps: source.modes.first?.framesPerSecond ?? 30)
+        let progress = Progress(label: "converge: pair", total: limit.pairs)
+        let clock = Timings()
+        var done = 0
+        var firstNs: Int64?
+        while limit.pairs.map({ done < $0 }) ?? true, let pair = try source.nextPair() {
+            if firstNs == nil { firstNs = pair.wide.timestampNs }
+            if let d = limit.durationNs, pair.wide.timestampNs - firstNs! >= d { break }
+            let d = try distance ?? clock.measure("auto distance") {
+                try warp.autoDistance(wide: pair.wide.image, tele: pair.tele.image, options: AutoConvergenceOptions(at: at),
+                                      wideIntrinsics: pair.wide.intrinsics, teleIntrinsics: pair.tele.intrinsics).distance
+            }
+            let registered = try clock.measure("warp") {
+                try warp.register(wide: pair.wide.image, tele: pair.tele.image, distance: d,
+                                  wideIntrinsics: pair.wide.intrinsics, teleIntrinsics: pair.tele.intrinsics)
+            }
+            let image = try clock.measure("compose") { try ConvergenceViews.compose(view, registered) }
+            try clock.measure("write") { try output.write(image) }
+            done += 1
+            progress.update(done)
+        }
+        progress.end()
+        guard done > 0 else {
+            throw source.stopReason ?? DualcamError.io(path: source.label, reason: "no synchronized pairs")
+        }
+        _ = try output.finish()
+        for note in source.notes { FileHandle.standardError.write(Data("converge: \(note)\n".utf8)) }
+        let s = source.statistics
+        let target = output.isVideo ? "video \(output.path)" : "frames in \(output.path)"
+        print("converge: \(done) live pairs from \(source.label), \(view.rawValue) view on the \(canvas.rawValue) canvas -> \(target); skew median \(formatMs(s.medianSkewNs)), max \(formatMs(s.maxSkewNs))")
+        if let reason = source.stopReason { throw reason }
+    }
+}
