@@ -160,7 +160,7 @@ struct FakeDriver {
             if code == ENODEV || code == EIO { device.gone = true }
             throw fail(code)
         case let .frame(timestampNs, sequence, flags, payload, corrupt):
-            guard !device.queued.isEmpty else { throw fail(EAGAIN) }
+            guard !device.queued.isEmpty, timestampNs <= system.clockNs else { throw fail(EAGAIN) }
             device.events.removeFirst()
             let index = device.queued.removeFirst()
             let memory = device.memory[index]

@@ -9,8 +9,9 @@ import Musl
 /// real v4l2 structs, with scripted frames and injected errors. It behaves like
 /// a driver where tests need it: S_FMT adjusts to the nearest supported size
 /// (and falls back to the first format), S_PARM picks the nearest rate, buffers
-/// cycle through QBUF/DQBUF in FIFO order, DQBUF returns EAGAIN when no frame is
-/// ready, and STREAMON fails with ENOSPC when the streams on one fake USB bus
+/// cycle through QBUF/DQBUF in FIFO order, a scripted frame becomes ready when
+/// the fake clock reaches its timestamp (poll moves the clock forward to the
+/// next one), DQBUF returns EAGAIN when no frame is ready, and STREAMON fails with ENOSPC when the streams on one fake USB bus
 /// exceed ``USBBandwidth`` (cost >= 1).
 public final class FakeV4L2System: V4L2System {
     /// One pixel format: sizes with their frame rates.
@@ -92,7 +93,8 @@ public final class FakeV4L2System: V4L2System {
     public var injections: [Injection] = []
     /// Bandwidth check at STREAMON (set false to accept any stream).
     public var enforcesBandwidth = true
-    /// The fake CLOCK_MONOTONIC; a delivered frame moves it to its timestamp + 1 ms.
+    /// The fake CLOCK_MONOTONIC; poll moves it to the next frame, a delivered
+    /// frame to its timestamp + 1 ms at least.
     public var clockNs: Int64 = 1_000_000_000
     /// Every call made, as "path CALL" (for tests of call order and retries).
     public private(set) var log: [String] = []
@@ -161,17 +163,34 @@ public final class FakeV4L2System: V4L2System {
 
     public func poll(_ fds: [Int32], timeoutMs: Int32) throws -> [PollResult] {
         try injected("poll", fds.compactMap { openFiles[$0] }.first ?? "")
-        let results = fds.map { fd -> PollResult in
-            guard let path = openFiles[fd], let d = devices[path], d.streaming else { return PollResult(readable: false, failed: true) }
-            if d.gone { return PollResult(readable: false, failed: true) }
+        let polled = fds.map { fd in openFiles[fd].flatMap { devices[$0] } }
+        // Time passes until the earliest scripted frame when nothing is ready
+        // yet (a real camera delivers it then); with no frames left, until the timeout.
+        if !polled.contains(where: { $0.map(isReady) ?? true }) {
+            let upcoming = polled.compactMap { d -> Int64? in
+                guard let d, d.streaming, !d.queued.isEmpty, case let .frame(t, _, _, _, _)? = d.events.first else { return nil }
+                return t
+            }
+            if let t = upcoming.min() { clockNs = max(clockNs, t) } else { clockNs += Int64(max(timeoutMs, 0)) * 1_000_000 }
+        }
+        return polled.map { d -> PollResult in
+            guard let d, d.streaming, !d.gone else { return PollResult(readable: false, failed: true) }
             switch d.events.first {
             case .fail?: return PollResult(readable: false, failed: true)
-            case .frame?: return PollResult(readable: !d.queued.isEmpty, failed: false)
+            case .frame?: return PollResult(readable: isReady(d), failed: false)
             case nil: return PollResult(readable: false, failed: false)
             }
         }
-        if !results.contains(where: \.isReady) { clockNs += Int64(max(timeoutMs, 0)) * 1_000_000 }
-        return results
+    }
+
+    /// A frame is ready once the clock reached its timestamp (and a buffer is queued).
+    func isReady(_ d: Device) -> Bool {
+        guard d.streaming, !d.gone else { return true }
+        switch d.events.first {
+        case .fail?: return true
+        case let .frame(t, _, _, _, _)?: return !d.queued.isEmpty && t <= clockNs
+        case nil: return false
+        }
     }
 
     public func monotonicNanoseconds() -> Int64 { clockNs }
