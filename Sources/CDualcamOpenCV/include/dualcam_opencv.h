@@ -11,7 +11,8 @@
  * Image operations (warps, remap, resize, colour / depth conversion, blur,
  * phase correlation) are declared in dualcam_opencv_imgproc.h and calibration
  * patterns (ChArUco, chessboard) in dualcam_opencv_patterns.h, video files
- * (cv::VideoWriter / cv::VideoCapture) in dualcam_opencv_video.h, same rules.
+ * (cv::VideoWriter / cv::VideoCapture) in dualcam_opencv_video.h, colour maps
+ * and text (previews) in dualcam_opencv_drawing.h, same rules.
  */
 #ifndef DUALCAM_OPENCV_H
 #define DUALCAM_OPENCV_H
