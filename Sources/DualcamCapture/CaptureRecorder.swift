@@ -98,14 +98,16 @@ public struct CaptureLimit: Equatable, Sendable {
     }
 }
 
-/// Records pairs from `source` until the limit or the end of the source.
-/// Returns the number of pairs written; a lost device ends the run normally
-/// (see ``LivePairSource/stopReason``), after `finish()` saved the timestamps.
+/// Records pairs from `source` until the limit, the end of the source, or
+/// `shouldStop()` (checked before each pair, e.g. after Ctrl-C). Returns the
+/// number of pairs written; a lost device ends the run normally (see
+/// ``LivePairSource/stopReason``), after `finish()` saved the timestamps.
 public func recordPairs(from source: PairSource, to recorder: CaptureRecorder, limit: CaptureLimit,
+                        shouldStop: () -> Bool = { false },
                         progress: (Int, PairStatistics) -> Void = { _, _ in }) throws -> Int {
     var firstNs: Int64?
     defer { try? recorder.finish() }
-    while limit.pairs.map({ recorder.count < $0 }) ?? true, let pair = try source.nextPair() {
+    while limit.pairs.map({ recorder.count < $0 }) ?? true, !shouldStop(), let pair = try source.nextPair() {
         let t = pair.wide.timestampNs
         if firstNs == nil { firstNs = t }
         if let d = limit.durationNs, t - firstNs! >= d { break }

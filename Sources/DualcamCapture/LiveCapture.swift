@@ -101,7 +101,7 @@ public final class LivePairSource: PairSource {
                 if got.size != m.size || got.framesPerSecond != m.framesPerSecond {
                     self.notes.append("\(d.path): asked for \(m), the driver chose \(got)")
                 }
-                if fps == nil { self.notes.append("\(d.path): the driver cannot set the frame rate; assuming \(formatFPS(m.framesPerSecond)) fps") }
+                if fps == nil { self.notes.append("\(d.path): the driver cannot set the frame rate; assuming \(formatRate(m.framesPerSecond)) fps") }
                 chosen.append(got)
             }
             for (i, d) in self.devices.enumerated() {
@@ -185,8 +185,4 @@ public final class LivePairSource: PairSource {
         Frame(role: role, timestampNs: raw.timestampNs, sequence: Int(raw.sequence), droppedBefore: raw.droppedBefore,
               image: try FrameDecoding.image(raw, device: path), origin: "\(path)#\(raw.sequence)")
     }
-}
-
-func formatFPS(_ fps: Double) -> String {
-    fps == fps.rounded() ? String(Int(fps)) : String(format: "%.2f", fps)
 }

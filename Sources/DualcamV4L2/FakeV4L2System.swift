@@ -71,6 +71,10 @@ public final class FakeV4L2System: V4L2System {
             framesPerSecond = first?.rates.first ?? 30
         }
 
+        deinit {
+            for m in memory { m.deallocate() }
+        }
+
         public var mode: CaptureMode { CaptureMode(pixelFormat: format.pixelFormat, size: format.size, framesPerSecond: framesPerSecond) }
         /// Buffers currently queued to the driver.
         public var queuedBufferCount: Int { queued.count }

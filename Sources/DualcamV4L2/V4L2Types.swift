@@ -92,8 +92,8 @@ public struct FrameInterval: Hashable, Sendable, CustomStringConvertible {
     public var description: String { formatRate(framesPerSecond) + " fps" }
 }
 
-/// "30", "29.97".
-func formatRate(_ fps: Double) -> String {
+/// A frame rate for messages: "30", "29.97".
+public func formatRate(_ fps: Double) -> String {
     if fps == fps.rounded() { return String(Int(fps)) }
     return String(Double(Int((fps * 100).rounded())) / 100)
 }

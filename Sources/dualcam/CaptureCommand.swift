@@ -13,7 +13,8 @@ struct CaptureCommand: ParsableCommand {
             skew, driver drops, synchronizer drops per pair) and DIR/{wide,tele}/timestamps.csv.
             Two free-running cameras are paired by timestamp (each frame at most once, never crossing,
             tightest pairs, at most --max-skew apart). If a camera is unplugged, capture stops; the
-            pairs already written are complete.
+            pairs already written are complete. Without --count or --duration it runs until Ctrl-C,
+            which also stops cleanly.
 
             Example: dualcam capture --wide /dev/video0 --tele /dev/video2 --size 1280x720 --fps 30 --count 100 --out pairs
             """
@@ -52,10 +53,18 @@ struct CaptureCommand: ParsableCommand {
         FileHandle.standardError.write(Data("capture: \(source.label): \(source.modes.map(\.description).joined(separator: " + ")), max skew \(formatMs(source.maxSkewNs))\n".utf8))
         let recorder = try CaptureRecorder(directory: outURL)
         let progress = Progress(label: "capture: pair", total: limit.pairs)
-        let pairs = try recordPairs(from: source, to: recorder, limit: limit) { n, _ in progress.update(n) }
+        captureInterrupted = 0
+        signal(SIGINT) { _ in captureInterrupted = 1 }
+        defer { signal(SIGINT, SIG_DFL) }
+        let pairs = try recordPairs(from: source, to: recorder, limit: limit, shouldStop: { captureInterrupted != 0 }) { n, _ in
+            progress.update(n)
+        }
         progress.end()
         let s = source.statistics
         print("capture: \(pairs) pairs -> \(out); unpaired wide \(s.unpairedWide), tele \(s.unpairedTele); dropped by the drivers wide \(s.droppedByDeviceWide), tele \(s.droppedByDeviceTele); skew median \(formatMs(s.medianSkewNs)), max \(formatMs(s.maxSkewNs))")
         if let reason = source.stopReason { throw reason }
     }
 }
+
+/// Set by the SIGINT handler installed while capturing (Ctrl-C stops after the current pair).
+nonisolated(unsafe) var captureInterrupted: sig_atomic_t = 0

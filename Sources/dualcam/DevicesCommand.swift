@@ -118,10 +118,6 @@ struct DevicesCommand: ParsableCommand {
     }
 }
 
-func formatRate(_ fps: Double) -> String {
-    fps == fps.rounded() ? String(Int(fps)) : String(format: "%.2f", fps)
-}
-
 extension DeviceOptions {
     static func make(size: String?, format: String?) -> DeviceOptions {
         var d = try! DeviceOptions.parse([])

@@ -107,6 +107,17 @@ final class LiveCaptureTests: XCTestCase {
             let recorder = try CaptureRecorder(directory: tmp.url.appendingPathComponent("cap"))
             XCTAssertEqual(try recordPairs(from: source, to: recorder, limit: limit), expected)
         }
+        // Interrupted (Ctrl-C) after 4 pairs: stops before the next one, timestamps saved.
+        let sys = FakeV4L2System()
+        sys.add("/dev/video0", Self.camera("Wide", events: Self.events(30, start: 1_000_000_000)))
+        sys.add("/dev/video2", Self.camera("Tele", events: Self.events(30, start: 1_001_000_000)))
+        let source = try LivePairSource(options: LiveCaptureOptions(layout: .pair(wide: "/dev/video0", tele: "/dev/video2")), system: sys)
+        let tmp = try TemporaryDirectory()
+        let recorder = try CaptureRecorder(directory: tmp.url.appendingPathComponent("cap"))
+        XCTAssertEqual(try recordPairs(from: source, to: recorder, limit: CaptureLimit(), shouldStop: { recorder.count >= 4 }), 4)
+        let rows = try String(contentsOf: tmp.url.appendingPathComponent("cap/tele/timestamps.csv"), encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(rows, ["file,timestamp_ns", "frame_000000.png,1001000000", "frame_000001.png,1034333000",
+                              "frame_000002.png,1067666000", "frame_000003.png,1100999000"])
     }
 
     func testStereoDeviceIsSplitIntoHalves() throws {
