@@ -92,6 +92,22 @@ public enum DepthMapWriter {
         let valid = stored.validCount
         return DepthWriteSummary(format: format, encoding: encoding, valid: valid, invalid: map.values.count - valid, outOfRange: 0)
     }
+
+    /// The map as a reader gets it back from a `format` file at `precision`:
+    /// float16-rounded values, or PNG's quantized codes decoded (dropped
+    /// values NaN). Errors as `write` (e.g. normalized disparity as PNG).
+    public static func stored(_ map: DepthMap, format: DepthFileFormat, precision: DepthPrecision) throws -> DepthMap {
+        guard format == .png else { return map.rounded(to: precision) }
+        let convention: DepthPNG.Convention
+        switch map.type {
+        case .depth: convention = .millimetres
+        case .pixels: convention = .kitti256
+        case .disparity:
+            throw DualcamError.invalidValue(name: "depth map", reason: "16-bit PNG cannot store normalized disparity (1/m)")
+        }
+        let codes = try DepthPNG.quantize(map.image(), convention: convention).codes
+        return try map.with(values: try DepthPNG.dequantize(codes, convention: convention).pixels(as: Float.self))
+    }
 }
 
 /// Reads depth maps written by `DepthMapWriter` or by other tools in the

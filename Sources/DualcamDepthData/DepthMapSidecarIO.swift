@@ -4,8 +4,10 @@ import Foundation
 
 extension DepthMapWriter {
     /// Writes `map` and its metadata sidecar (`DepthMetadata.sidecarURL(for:)`
-    /// unless `sidecar` is given); returns the metadata written. Each file is
-    /// written atomically; the sidecar is written after the map succeeded.
+    /// unless `sidecar` is given); returns the metadata written, which
+    /// describes the values as stored (`stored(_:format:precision:)`: PNG
+    /// drops and float16 rounding count). Each file is written atomically;
+    /// the sidecar is written after the map succeeded.
     @discardableResult
     public static func writeWithMetadata(
         _ map: DepthMap, to url: URL, precision: DepthPrecision = .float32, sidecar: URL? = nil,
@@ -13,9 +15,9 @@ extension DepthMapWriter {
     ) throws -> DepthMetadata {
         let format = try DepthFileFormat.of(url)
         let sidecarURL = sidecar ?? DepthMetadata.sidecarURL(for: url)
-        let metadata = DepthMetadata(map: map, precision: precision, format: format, coveredRegion: coveredRegion, extra: extra)
-        _ = try metadata.jsonString()  // fail before writing anything
         try write(map, to: url, precision: precision)
+        let metadata = DepthMetadata(map: try stored(map, format: format, precision: precision), precision: precision,
+                                     format: format, coveredRegion: coveredRegion, extra: extra)
         try metadata.write(to: sidecarURL)
         return metadata
     }

@@ -82,6 +82,11 @@ final class DepthFileTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("not a depth map format"), "\(error)")
         }
         XCTAssertThrowsError(try DepthMapWriter.write(disparity, to: dir.path("missing/x.pfm")))
+        if !DepthFileFormat.exr.isWritable {
+            XCTAssertThrowsError(try DepthMapWriter.write(disparity, to: dir.path("x.exr"))) { error in
+                XCTAssertTrue("\(error)".contains("x.exr: this OpenCV build cannot write OpenEXR"), "\(error)")
+            }
+        }
         XCTAssertEqual(try dir.fileNames(), [], "nothing half-written")
         XCTAssertThrowsError(try DepthMapReader.read(dir.path("none.pfm"), type: .depth)) { error in
             XCTAssertTrue("\(error)".hasSuffix("none.pfm: no such file"), "\(error)")

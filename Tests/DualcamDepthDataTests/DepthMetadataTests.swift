@@ -70,6 +70,20 @@ final class DepthMetadataTests: XCTestCase {
         XCTAssertEqual(back.validCount, 4)
     }
 
+    func testSidecarDescribesStoredValues() throws {
+        let dir = try TemporaryDirectory()
+        let map = try DepthMap(size: PixelSize(width: 4, height: 1), values: [0.5, 70, 2, .nan], type: .depth)
+        let png = try DepthMapWriter.writeWithMetadata(map, to: dir.path("d.png"))
+        XCTAssertEqual(png.validFraction, 0.5, "70 m does not fit in uint16 mm")
+        XCTAssertEqual(png.valueRange, .init(min: 0.5, max: 2))
+        XCTAssertEqual(png.encoding, "uint16_mm")
+        let half = try DepthMapWriter.writeWithMetadata(map, to: dir.path("d.npy"), precision: .float16)
+        XCTAssertEqual(half.validFraction, 0.75)
+        XCTAssertEqual(half.valueRange?.max, 70)
+        XCTAssertEqual(try DepthMapReader.read(dir.path("d.png")).map,
+                       try DepthMapWriter.stored(map, format: .png, precision: .float32))
+    }
+
     func testBadSidecarIsOneLineError() throws {
         let dir = try TemporaryDirectory()
         try Data("{\"type\": \"depth\"}".utf8).write(to: dir.path("bad.json"))
