@@ -60,7 +60,7 @@ struct DevicesCommand: ParsableCommand {
                 if paths.isEmpty { print("\(path): \(Self.short(error))"); continue }
                 throw error
             }
-            print(try Self.describe(device))
+            print(try DeviceReport.text(device))
         }
     }
 
@@ -76,25 +76,6 @@ struct DevicesCommand: ParsableCommand {
         case .noCaptureCapability: return "no video capture (metadata or output node)"
         default: return String(describing: error).components(separatedBy: ": ").dropFirst().joined(separator: ": ")
         }
-    }
-
-    /// The device's formats, sizes and rates, one line per size.
-    static func describe(_ device: V4L2Device) throws -> String {
-        let c = device.capabilities
-        var lines = ["\(device.path): \(c.card) (driver \(c.driver), \(c.busInfo))"]
-        for f in try device.formats() {
-            let decodable = FrameDecoding.supported.contains(f.pixelFormat) ? "" : " (dualcam cannot decode)"
-            lines.append("  \(f.pixelFormat) \(f.name)\(decodable)")
-            let sizes = try device.frameSizes(f.pixelFormat)
-            if case let .stepwise(lo, hi, sw, sh) = sizes {
-                lines.append("    \(lo) to \(hi), steps \(sw)x\(sh)")
-            }
-            for s in sizes.candidates {
-                let rates = try device.frameIntervals(f.pixelFormat, s).candidateRates
-                lines.append("    \(s): \(rates.map { formatRate($0) }.joined(separator: ", ")) fps")
-            }
-        }
-        return lines.joined(separator: "\n")
     }
 
     private func estimate() throws {

@@ -205,3 +205,24 @@ final class LiveCaptureTests: XCTestCase {
         }
     }
 }
+
+/// `dualcam devices` output for a fake camera.
+final class DeviceReportTests: XCTestCase {
+    func testListsFormatsSizesAndRates() throws {
+        let sys = FakeV4L2System()
+        let cam = FakeV4L2System.Device(card: "USB Camera", formats: [
+            FakeV4L2System.Format(.mjpeg, name: "Motion-JPEG", sizes: [(FrameSize(width: 640, height: 480), [30, 15]), (FrameSize(width: 1280, height: 720), [30])]),
+            FakeV4L2System.Format(.nv12, name: "Y/UV 4:2:0", sizes: [(FrameSize(width: 640, height: 480), [29.97])]),
+        ])
+        sys.add("/dev/video0", cam)
+        let text = try DeviceReport.text(V4L2Device(path: "/dev/video0", system: sys))
+        XCTAssertEqual(text, """
+            /dev/video0: USB Camera (driver fake, usb-fake-USB Camera)
+              MJPG Motion-JPEG
+                1280x720: 30 fps
+                640x480: 30, 15 fps
+              NV12 Y/UV 4:2:0 (dualcam cannot decode)
+                640x480: 29.97 fps
+            """)
+    }
+}
