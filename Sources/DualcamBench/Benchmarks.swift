@@ -14,6 +14,9 @@ public enum Benchmarks {
     }
 
     public static let all: [Entry] = [
+        Entry(name: "calibrate", summary: "calibrate OpenCV's 13-pair sample stereo set (detection + dualcam calibrate) vs plain calibrateCamera x2 + stereoCalibrate") { runs in
+            try CalibrateBenchmark.run(runs: runs)
+        },
         Entry(name: "converge", summary: "register + compose a 1920x1440 wide/tele pair on the convergence plane") { runs in
             try ConvergeBenchmark.run(runs: runs)
         },

@@ -82,7 +82,7 @@ public struct CalibrationObservations: Sendable {
     var cornerPointsMillimetres: [Vector3] { target.cornerPoints.map { $0 * 1000 } }
 
     /// OpenCV views of single-camera observations.
-    func cvViews(_ observations: [BoardObservation]) -> CVCalibrationViews {
+    public func cvViews(_ observations: [BoardObservation]) -> CVCalibrationViews {
         let points = cornerPointsMillimetres
         var views = CVCalibrationViews(pointCounts: [], objectXYZ: [], imageXY: [])
         for o in observations {
@@ -97,7 +97,7 @@ public struct CalibrationObservations: Sendable {
     }
 
     /// OpenCV stereo views of pairs (corners seen in both images only).
-    func cvStereoViews(_ pairs: [PairObservation]) -> CVCalibrationViews {
+    public func cvStereoViews(_ pairs: [PairObservation]) -> CVCalibrationViews {
         let common = pairs.map { $0.wide.common(with: $0.tele) }
         var views = cvViews(common.map(\.0))
         views.image2XY = common.flatMap { $0.1.pixels.flatMap { [$0.x, $0.y] } }

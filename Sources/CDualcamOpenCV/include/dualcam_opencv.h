@@ -12,7 +12,8 @@
  * phase correlation) are declared in dualcam_opencv_imgproc.h and calibration
  * patterns (ChArUco, chessboard) in dualcam_opencv_patterns.h, video files
  * (cv::VideoWriter / cv::VideoCapture) in dualcam_opencv_video.h, colour maps
- * and text (previews) in dualcam_opencv_drawing.h, same rules.
+ * and text (previews) in dualcam_opencv_drawing.h, camera and stereo
+ * calibration (calib3d) in dualcam_opencv_calibrate.h, same rules.
  */
 #ifndef DUALCAM_OPENCV_H
 #define DUALCAM_OPENCV_H
