@@ -9,8 +9,8 @@ import Foundation
 /// - two directories or videos without real timestamps (nominal rate): paired
 ///   by index; the sequences must have the same length;
 /// - two directories with timestamps (CSV or file names): paired by the
-///   synchronizer within `maxSkewNs` (default: half the wide stream's median
-///   frame interval), so unequal lengths and dropped frames are fine.
+///   synchronizer within `maxSkewNs` (default: half the interval between the
+///   wide stream's first two frames), so unequal lengths and dropped frames are fine.
 public enum FilePairs {
     public static func open(wide: String, tele: String, nominalFPS: Double, maxSkewNs: Int64?) throws -> PairSource {
         let wu = URL(fileURLWithPath: wide), tu = URL(fileURLWithPath: tele)
@@ -73,9 +73,18 @@ public final class ImagePairSource: PairSource {
 public final class IndexPairSource: PairSource {
     public let label: String
     public let expectedCount: Int?
-    public private(set) var statistics = PairStatistics()
     private let wide: SequenceSource, tele: SequenceSource
     private var skews: [Int64] = []
+
+    public var statistics: PairStatistics {
+        var s = PairStatistics()
+        s.pairs = skews.count
+        let sorted = skews.sorted()
+        s.maxSkewNs = sorted.last
+        let n = sorted.count
+        s.medianSkewNs = n == 0 ? nil : n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
+        return s
+    }
 
     init(wide: SequenceSource, tele: SequenceSource, label: String) {
         self.wide = wide
@@ -90,14 +99,11 @@ public final class IndexPairSource: PairSource {
         case let (w?, t?):
             let pair = FramePair(wide: w, tele: t)
             skews.append(abs(pair.skewNs))
-            statistics.pairs += 1
-            statistics.maxSkewNs = skews.max()
-            statistics.medianSkewNs = skews.sorted()[skews.count / 2]
             return pair
         case (nil, nil):
             return nil
         default:
-            var a = statistics.pairs + (w == nil ? 0 : 1), b = statistics.pairs + (t == nil ? 0 : 1)
+            var a = skews.count + (w == nil ? 0 : 1), b = skews.count + (t == nil ? 0 : 1)
             // Count the rest of the longer one for the message.
             if w != nil { while try wide.next() != nil { a += 1 } } else { while try tele.next() != nil { b += 1 } }
             throw FilePairs.mismatch(wide.path, a, tele.path, b)

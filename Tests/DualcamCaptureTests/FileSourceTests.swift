@@ -104,6 +104,8 @@ final class FileSourceTests: XCTestCase {
             times.append(p.wide.timestampNs)
         }
         XCTAssertEqual(times, [0, 50_000_000, 100_000_000])
+        XCTAssertEqual(source.statistics.pairs, 3)
+        XCTAssertEqual(source.statistics.maxSkewNs, 0)
         XCTAssertThrowsError(try FilePairs.open(wide: a.path, tele: c.path, nominalFPS: 20, maxSkewNs: nil)) { error in
             XCTAssertEqual("\(error)", "--wide/--tele: \(a.path) has 3 frames but \(c.path) has 4; sequences without timestamps pair by index and must have the same length")
         }
