@@ -100,6 +100,8 @@ public final class SideBySideSource: PairSource {
     private var single: Image?
     private let periodNs: Double
     private var index = 0
+    /// The video's frame rate, else the nominal one (a single image: the nominal one).
+    public let framesPerSecond: Double
 
     public init(path: String, nominalFPS: Double) throws {
         let url = URL(fileURLWithPath: path)
@@ -112,11 +114,13 @@ public final class SideBySideSource: PairSource {
             expectedCount = sequence!.count
             let fps = VideoIO.isVideo(url) ? ((try? VideoReader(url: url).fps).flatMap { $0 > 0 ? $0 : nil } ?? nominalFPS) : nominalFPS
             periodNs = 1e9 / fps
+            framesPerSecond = fps
         } else {
             single = try ImageIO.read(url)
             sequence = nil
             expectedCount = 1
             periodNs = 0
+            framesPerSecond = nominalFPS
         }
     }
 

@@ -8,12 +8,18 @@ import Foundation
 extension ConvergeCommand {
     /// Converges live pairs from V4L2 cameras (two devices or one side-by-side
     /// device) until --count pairs or --duration, writing numbered frames or a
-    /// video at the cameras' rate. A lost camera ends the run: the pairs done
-    /// so far are written, then the error is reported.
+    /// video at the cameras' rate; `--stereo` naming a side-by-side image or
+    /// video file instead converges its halves frame by frame. A lost camera
+    /// ends the run: the pairs done so far are written, then the error is reported.
     func convergeLive(distance: Distance?, at: Vector2?, view: ConvergenceView, canvas: ConvergenceCanvas) throws {
-        let options = try device.liveOptions(wide: wide, tele: tele, fps: fps)
+        let stereoFile = device.stereo.map { !isCharacterDevice($0) } ?? false
         let limit = try device.limit()
-        guard limit.pairs != nil || limit.durationNs != nil else {
+        let options = stereoFile ? nil : try device.liveOptions(wide: wide, tele: tele, fps: fps)
+        if stereoFile {
+            if let flag = [("--size", device.size), ("--format", device.format), ("--max-skew", device.maxSkew)].first(where: { $0.1 != nil })?.0 ?? (device.fit ? "--fit" : nil) {
+                throw DualcamError.invalidValue(name: flag, reason: "applies to cameras, not to the side-by-side file \(device.stereo!)")
+            }
+        } else if limit.pairs == nil && limit.durationNs == nil {
             throw DualcamError.invalidValue(name: "--count/--duration", reason: "give one with cameras (the output is written when the run ends)")
         }
         let loaded = try loadCalibration(calibration)
@@ -22,9 +28,19 @@ extension ConvergeCommand {
             throw DualcamError.invalidValue(name: loaded.label, reason: oneLine(error))
         }
         let outPath = output ?? "converge-frames"
-        _ = try FrameOutput(path: outPath, fps: fps ?? 30)  // validate the destination before opening cameras
-        let source = try LivePairSource(options: options)
-        let output = try FrameOutput(path: outPath, fps: source.modes.first?.framesPerSecond ?? 30)
+        _ = try FrameOutput(path: outPath, fps: fps ?? 30)  // validate the destination before opening inputs
+        let source: PairSource
+        let outputFPS: Double
+        if let options {
+            let live = try LivePairSource(options: options)
+            source = live
+            outputFPS = live.modes.first?.framesPerSecond ?? 30
+        } else {
+            let file = try SideBySideSource(path: device.stereo!, nominalFPS: fps ?? 10)
+            source = file
+            outputFPS = fps ?? file.framesPerSecond
+        }
+        let output = try FrameOutput(path: outPath, fps: outputFPS)
         let progress = Progress(label: "converge: pair", total: limit.pairs)
         let clock = Timings()
         var done = 0
@@ -47,13 +63,13 @@ extension ConvergeCommand {
         }
         progress.end()
         guard done > 0 else {
-            throw source.stopReason ?? DualcamError.io(path: source.label, reason: "no synchronized pairs")
+            throw (source as? LivePairSource)?.stopReason ?? DualcamError.io(path: source.label, reason: "no synchronized pairs")
         }
         _ = try output.finish()
-        for note in source.notes { FileHandle.standardError.write(Data("converge: \(note)\n".utf8)) }
+        for note in (source as? LivePairSource)?.notes ?? [] { FileHandle.standardError.write(Data("converge: \(note)\n".utf8)) }
         let s = source.statistics
         let target = output.isVideo ? "video \(output.path)" : "frames in \(output.path)"
-        print("converge: \(done) live pairs from \(source.label), \(view.rawValue) view on the \(canvas.rawValue) canvas -> \(target); skew median \(formatMs(s.medianSkewNs)), max \(formatMs(s.maxSkewNs))")
-        if let reason = source.stopReason { throw reason }
+        print("converge: \(done) pairs from \(source.label), \(view.rawValue) view on the \(canvas.rawValue) canvas -> \(target); skew median \(formatMs(s.medianSkewNs)), max \(formatMs(s.maxSkewNs))")
+        if let reason = (source as? LivePairSource)?.stopReason { throw reason }
     }
 }

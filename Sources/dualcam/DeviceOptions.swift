@@ -7,7 +7,7 @@ import Foundation
 /// Options for V4L2 cameras shared by capture and converge (--wide/--tele are
 /// the commands' own options; for these commands they may name devices).
 struct DeviceOptions: ParsableArguments {
-    @Option(name: .long, help: "One side-by-side stereo V4L2 device (left half wide, right half tele), instead of --wide/--tele.")
+    @Option(name: .long, help: "One side-by-side stereo V4L2 device (left half wide, right half tele), instead of --wide/--tele; converge also takes a side-by-side image or video.")
     var stereo: String?
 
     @Option(name: .long, help: "Camera frame size WxH (default: the largest both cameras offer).")

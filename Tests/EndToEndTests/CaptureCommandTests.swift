@@ -1,3 +1,4 @@
+import DualcamImaging
 import Foundation
 import TestSupport
 import XCTest
@@ -57,5 +58,32 @@ final class CaptureCommandTests: XCTestCase {
                                    mentions: ["/dev/null: not a V4L2 device"], absent: ["out.avi"])
         try E2E.assertFailsCleanly(["converge", "--stereo", "/dev/null", "--distance", "1m"], in: dir, mentions: ["--count/--duration"])
         try E2E.assertFailsCleanly(["converge", "--stereo", "/dev/null", "--sweep", "0.5m:2m", "--count", "2"], in: dir, mentions: ["--sweep", "cameras"])
+    }
+}
+
+/// `converge --stereo FILE`: a side-by-side image or video goes through the
+/// same pair loop as live cameras.
+final class ConvergeSideBySideTests: XCTestCase {
+    func testSideBySideImageConvergesLikeTheSeparatePair() throws {
+        let fx = try ConvergeCommandTests.fixtures()
+        let dir = try TemporaryDirectory()
+        let wide = try ImageIO.read(fx.path("small/wide.png")), tele = try ImageIO.read(fx.path("small/tele.png"))
+        XCTAssertEqual(wide.width, tele.width)
+        // wide | tele, row by row.
+        var bytes: [UInt8] = []
+        for y in 0..<wide.height {
+            bytes += wide.bytes[y * wide.rowByteCount..<(y + 1) * wide.rowByteCount]
+            bytes += tele.bytes[y * tele.rowByteCount..<(y + 1) * tele.rowByteCount]
+        }
+        let sbs = try Image(width: 2 * wide.width, height: wide.height, channels: wide.channels, element: .uint8, bytes: bytes)
+        try ImageIO.write(sbs, to: dir.path("sbs.png"))
+        let calibration = fx.path("fx/calibration.yaml").path
+        try E2E.succeed(["converge", "--wide", fx.path("small/wide.png").path, "--tele", fx.path("small/tele.png").path,
+                         "--calibration", calibration, "--distance", "1.2m", "-o", "single.png"], in: dir)
+        let result = try E2E.succeed(["converge", "--stereo", "sbs.png", "--calibration", calibration, "--distance", "1.2m", "-o", "frames"], in: dir)
+        XCTAssertTrue(result.stdout.hasPrefix("converge: 1 pairs from sbs.png"), result.stdout)
+        XCTAssertEqual(try ImageIO.read(dir.path("frames/frame_0000.png")), try ImageIO.read(dir.path("single.png")))
+        try E2E.assertFailsCleanly(["converge", "--stereo", "sbs.png", "--size", "640x480", "--distance", "1.2m", "-o", "f2"], in: dir,
+                                   mentions: ["--size", "side-by-side file"], absent: ["f2"])
     }
 }
