@@ -88,7 +88,7 @@ let package = Package(
         // MARK: Fusion (issue 6)
         .target(
             name: "DualcamFusion",
-            dependencies: ["DualcamDepthData", "DualcamDepth", "DualcamGeometry", "DualcamImaging", "DualcamCalibration", "DualcamLinearAlgebra", "DualcamSupport"]
+            dependencies: ["DualcamDepthData", "DualcamDepth", "DualcamGeometry", "DualcamImaging", "DualcamCV", "DualcamCalibration", "DualcamLinearAlgebra", "DualcamSupport"]
         ),
 
         // MARK: Calibration solving and suites (issue 5)

@@ -1,0 +1,55 @@
+/*
+ * Edge-aware filtering and sparse-to-dense helpers behind dualcam's OpenCV
+ * wall (ximgproc's fast global smoother and guided filter, distance
+ * transform, morphology). Same rules as dualcam_opencv.h: DC_OK or a DC_ERR_*
+ * code, no C++ exception crosses, every `dc_mat **out` receives a new matrix
+ * the caller frees with dc_mat_free.
+ *
+ * Guides are 8-bit with 1 or 3 channels (any channel order: channels are
+ * compared alike). Values and weights are float32 with 1 channel and the
+ * guide's size.
+ */
+#ifndef DUALCAM_OPENCV_EDGE_AWARE_H
+#define DUALCAM_OPENCV_EDGE_AWARE_H
+
+#include "dualcam_opencv.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Confidence-weighted edge-aware fill with the fast global smoother
+ * (cv::ximgproc::FastGlobalSmootherFilter, Min et al. 2014), normalized as
+ * in the WLS disparity filter:
+ *   out = FGS(w * v) / FGS(w),  weight_out = FGS(w),
+ * where FGS minimises sum_p (u_p - f_p)^2 + lambda sum_{p~q} a_pq (u_p - u_q)^2
+ * with affinities a_pq = exp(-|g_p - g_q| / sigma_color) from the guide.
+ * Pixels with w <= 0 (or non-finite v) contribute nothing; where FGS(w) is
+ * below `min_weight` the output is NaN. `weight_out` may be NULL. */
+int dc_fgs_fill(const dc_mat *guide, const dc_mat *values, const dc_mat *weights, double lambda,
+                double sigma_color, double lambda_attenuation, int iterations, double min_weight,
+                dc_mat **out, dc_mat **weight_out, dc_error *err);
+
+/* Guided filter (cv::ximgproc::guidedFilter, He et al.) of `values` with
+ * `guide`, window radius `radius` px and regularization `eps` (in squared
+ * guide units, 8-bit guide: 0..255^2). */
+int dc_guided_filter(const dc_mat *guide, const dc_mat *values, int radius, double eps, dc_mat **out,
+                     dc_error *err);
+
+/* Euclidean distance (float32, pixels, cv::distanceTransform with a 5x5
+ * mask) from each pixel to the nearest non-zero pixel of the 8-bit `mask`;
+ * with no non-zero pixel every distance is very large (> 1e6). */
+int dc_distance_to_nonzero(const dc_mat *mask, dc_mat **out, dc_error *err);
+
+/* IP-Basic-style morphological completion of a sparse float32 depth map
+ * (metres; 0, NaN or negative = missing), after Ku et al. 2018: invert
+ * (max_depth - z), dilate with a 5x5 diamond, close 5x5, fill remaining
+ * holes with a 7x7 dilation and then a 31x31 one, 5x5 median, 5x5 Gaussian
+ * (only on filled values), invert back. Pixels still empty are NaN. */
+int dc_morphological_fill(const dc_mat *sparse_depth, double max_depth, dc_mat **out, dc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

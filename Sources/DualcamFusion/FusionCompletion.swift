@@ -1,0 +1,114 @@
+import DualcamCV
+import DualcamGeometry
+import Foundation
+
+/// The dense fills of `DepthFusion`, all in inverse depth (1/m) over the
+/// output grid, as confidence-weighted fast-global-smoother passes guided by
+/// the colour image (see `DepthFusion` for why).
+struct FusionCompletion {
+    let size: PixelSize
+    let guide: CVMat
+    let guideRGB: [UInt8]
+
+    init(size: PixelSize, guideRGB: [UInt8]) throws {
+        self.size = size
+        self.guideRGB = guideRGB
+        guide = try FloatMaps.mat(bytes: guideRGB, channels: 3, size)
+    }
+
+    /// The same completion guided by luma and a depth estimate: channels
+    /// (Y, c, c) with c = 255 (log v - log v_min) / (log v_max - log v_min)
+    /// of `inverse` (NaN = luma only there), so depth edges stop the fill even
+    /// where colour does not change and texture inside a surface matters less.
+    func withDepthGuide(_ inverse: [Float], depthGain: Float) throws -> FusionCompletion {
+        let finite = inverse.filter { $0.isFinite && $0 > 0 }
+        guard let lo = finite.min(), let hi = finite.max(), hi > lo else { return self }
+        let a = log(lo), scale = 255 / (log(hi) - a) * depthGain
+        var bytes = [UInt8](repeating: 0, count: inverse.count * 3)
+        for p in inverse.indices {
+            let r = Float(guideRGB[3 * p]), g = Float(guideRGB[3 * p + 1]), b = Float(guideRGB[3 * p + 2])
+            let luma = UInt8(min(255, max(0, 0.299 * r + 0.587 * g + 0.114 * b)))
+            let v = inverse[p]
+            let c = v.isFinite && v > 0 ? UInt8(min(255, max(0, (log(v) - a) * scale))) : 0
+            bytes[3 * p] = luma
+            bytes[3 * p + 1] = c
+            bytes[3 * p + 2] = c
+        }
+        return FusionCompletion(size: size, guide: try FloatMaps.mat(bytes: bytes, channels: 3, size), guideRGB: guideRGB)
+    }
+
+    private init(size: PixelSize, guide: CVMat, guideRGB: [UInt8]) {
+        self.size = size
+        self.guide = guide
+        self.guideRGB = guideRGB
+    }
+
+    /// D + R: the globally aligned stereo `stereo` (NaN = missing) plus the
+    /// edge-aware fill of the sample residuals v_i - D(p_i); R = 0 where no
+    /// residual reaches.
+    func locallyAligned(stereo: [Float], sampleValue: [Float], sampleWeight: [Float],
+                        smoother: CVEdgeAware.SmootherParameters) throws -> [Float] {
+        let n = stereo.count
+        var residual = [Float](repeating: 0, count: n)
+        var weight = [Float](repeating: 0, count: n)
+        for p in 0..<n where sampleWeight[p] > 0 && stereo[p].isFinite {
+            residual[p] = sampleValue[p] - stereo[p]
+            weight[p] = sampleWeight[p]
+        }
+        let field = try smooth(residual, weight, smoother)
+        return (0..<n).map { p in
+            let r = field.values[p]
+            return stereo[p] + (r.isFinite ? r : 0)
+        }
+    }
+
+    /// The fill of the stereo (weight `stereoWeight` where finite) together
+    /// with the samples (weight `sampleWeight`).
+    func fill(stereo: [Float], stereoWeight: [Float], sampleValue: [Float], sampleWeight: [Float],
+              smoother: CVEdgeAware.SmootherParameters) throws -> [Float] {
+        let n = stereo.count
+        var value = [Float](repeating: 0, count: n)
+        var weight = [Float](repeating: 0, count: n)
+        for p in 0..<n {
+            let ws = sampleWeight[p]
+            let wd: Float = stereo[p].isFinite ? stereoWeight[p] : 0
+            let w = ws + wd
+            guard w > 0 else { continue }
+            weight[p] = w
+            value[p] = ((ws > 0 ? ws * sampleValue[p] : 0) + (wd > 0 ? wd * stereo[p] : 0)) / w
+        }
+        return try smooth(value, weight, smoother).values
+    }
+
+    /// The fill of the samples alone.
+    func fillSamples(sampleValue: [Float], sampleWeight: [Float],
+                     smoother: CVEdgeAware.SmootherParameters) throws -> [Float] {
+        try smooth(sampleValue, sampleWeight, smoother).values
+    }
+
+    /// Pixels the edge-aware fills left empty (walled in by strong edges far
+    /// from any sample) get the morphological fill's value.
+    func fillRemainingHoles(_ inverse: [Float]) throws -> [Float] {
+        guard inverse.contains(where: { !$0.isFinite || $0 <= 0 }) else { return inverse }
+        let depth = inverse.map { $0.isFinite && $0 > 0 ? 1 / $0 : Float.nan }
+        let maxDepth = Double(depth.lazy.filter(\.isFinite).max() ?? 100)
+        let filled = FloatMaps.floats(try CVEdgeAware.morphologicalFill(sparseDepth: try FloatMaps.mat(depth, size),
+                                                                         maxDepth: max(maxDepth, 1)))
+        return (0..<inverse.count).map { p in
+            inverse[p].isFinite && inverse[p] > 0 ? inverse[p] : (filled[p].isFinite && filled[p] > 0 ? 1 / filled[p] : .nan)
+        }
+    }
+
+    /// IP-Basic-style morphological completion of the samples (no image guidance).
+    static func morphological(sampleDepth: [Float], size: PixelSize, maxDepth: Double) throws -> [Float] {
+        FloatMaps.floats(try CVEdgeAware.morphologicalFill(sparseDepth: try FloatMaps.mat(sampleDepth, size), maxDepth: maxDepth))
+    }
+
+    private func smooth(_ values: [Float], _ weights: [Float], _ p: CVEdgeAware.SmootherParameters) throws
+        -> (values: [Float], weight: [Float]) {
+        let result = try CVEdgeAware.smootherFill(guide: guide, values: try FloatMaps.mat(values, size),
+                                                  weights: try FloatMaps.mat(weights, size), parameters: p,
+                                                  minimumWeight: 1e-3)
+        return (FloatMaps.floats(result.values), FloatMaps.floats(result.weight))
+    }
+}

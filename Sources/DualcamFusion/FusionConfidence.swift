@@ -1,0 +1,43 @@
+import DualcamCV
+import DualcamGeometry
+
+/// Per-pixel confidence levels of the fused depth (see `DepthFusion`).
+enum FusionConfidence {
+    static func levels(size: PixelSize, inverse: [Float], aligned: [Float]?, samples: [MetricSample], pixels: [Int],
+                       verdicts: [SampleVerdict], options: DepthFusion.Options) throws -> [FusionConfidenceLevel] {
+        let n = size.width * size.height
+        var levels = [FusionConfidenceLevel](repeating: .low, count: n)
+        // Medium: near any used sample, or where the aligned stereo agrees.
+        var used = [UInt8](repeating: 0, count: n)
+        for i in samples.indices where verdicts[i] != .outlier { used[pixels[i]] = 255 }
+        let distance = FloatMaps.floats(try CVEdgeAware.distanceToNonzero(try FloatMaps.mat(bytes: used, channels: 1, size)))
+        let medium = Float(options.mediumRadius), stereoTolerance = Float(options.stereoTolerance)
+        for p in 0..<n where inverse[p].isFinite {
+            if distance[p] <= medium {
+                levels[p] = .medium
+            } else if let aligned, aligned[p].isFinite, abs(aligned[p] - inverse[p]) <= stereoTolerance * inverse[p] {
+                levels[p] = .medium
+            }
+        }
+        // High: within highRadius of a trusted verified sample whose value the output reproduces.
+        let r = Int(options.highRadius.rounded(.down)), r2 = options.highRadius * options.highRadius
+        let tolerance = Float(options.highTolerance)
+        for i in samples.indices where verdicts[i] == .verified && samples[i].confidence >= options.lowSampleConfidence {
+            let v = Float(1 / samples[i].depthMetres)
+            let cx = pixels[i] % size.width, cy = pixels[i] / size.width
+            for y in max(0, cy - r)...min(size.height - 1, cy + r) {
+                for x in max(0, cx - r)...min(size.width - 1, cx + r) {
+                    let dx = Double(x - cx), dy = Double(y - cy)
+                    guard dx * dx + dy * dy <= r2 else { continue }
+                    let p = y * size.width + x
+                    if inverse[p].isFinite && abs(inverse[p] - v) <= tolerance * v { levels[p] = .high }
+                }
+            }
+        }
+        // An outlier's pixel is never high, even when a good neighbour vouches for it.
+        for i in samples.indices where verdicts[i] == .outlier && levels[pixels[i]] == .high {
+            levels[pixels[i]] = .medium
+        }
+        return levels
+    }
+}

@@ -1,0 +1,131 @@
+import DualcamLinearAlgebra
+import DualcamSupport
+import Foundation
+
+/// One correspondence for the scale/shift alignment: the stereo's relative
+/// inverse depth `relative` at a sample's pixel, the sample's metric inverse
+/// depth 1/z (1/m) and its weight m (the sample confidence).
+public struct InverseDepthPair: Equatable, Sendable {
+    public var relative: Double
+    public var inverseDepth: Double
+    public var weight: Double
+    public init(relative: Double, inverseDepth: Double, weight: Double) {
+        self.relative = relative
+        self.inverseDepth = inverseDepth
+        self.weight = weight
+    }
+}
+
+/// A fitted alignment 1/z ≈ scale * d + shift of relative inverse depth d to metric inverse depth (1/m).
+public struct ScaleShiftFit: Equatable, Sendable {
+    public var scale: Double
+    public var shift: Double
+    /// Which pairs the final fit kept (|residual| <= threshold).
+    public var inliers: [Bool]
+    public var inlierCount: Int { inliers.lazy.filter { $0 }.count }
+    /// Root mean square residual over the inliers, 1/m.
+    public var residualRMS: Double
+    /// The robust residual scale (1.4826 x median absolute residual), 1/m.
+    public var residualSigma: Double
+    /// The inlier threshold used in the final pass, 1/m.
+    public var threshold: Double
+    public var iterations: Int
+
+    /// Aligned inverse depth for a relative value.
+    public func apply(_ relative: Double) -> Double { scale * relative + shift }
+}
+
+/// Robust scale/shift alignment of relative inverse depth to sparse metric
+/// samples: minimises sum m_i w_i (s d_i + t - 1/z_i)^2 by iteratively
+/// reweighted least squares (IRLS) with Tukey's biweight on residuals scaled
+/// by their median absolute deviation, each step a weighted 2-column least
+/// squares solve with LAPACK (`LeastSquares`), then one trimmed refit on the
+/// pairs within `inlierSigmas` robust sigmas. Plain least squares is skewed by
+/// stereo outliers near edges and by LiDAR mixed-pixel returns; the biweight
+/// gives them zero weight.
+public enum ScaleShiftFitter {
+    public struct Options: Equatable, Sendable {
+        /// Tukey's tuning constant, in robust sigmas (4.685 gives 95 % efficiency on Gaussian noise).
+        public var tukeyConstant = 4.685
+        /// Final inlier threshold in robust sigmas.
+        public var inlierSigmas = 3.0
+        /// Lower bound of the robust sigma, 1/m: keeps noise-free data from rejecting everything.
+        public var minimumSigma = 1e-4
+        public var maximumIterations = 20
+        public init() {}
+    }
+
+    /// Fits `pairs` (at least 2 with positive weight and distinct relative values).
+    public static func fit(_ pairs: [InverseDepthPair], options: Options = Options()) throws -> ScaleShiftFit {
+        let usable = pairs.filter { $0.weight > 0 && $0.relative.isFinite && $0.inverseDepth.isFinite }
+        guard usable.count >= 2 else {
+            throw DualcamError.invalidValue(
+                name: "samples", reason: "only \(usable.count) sample(s) have stereo values; at least 2 are needed to fit scale and shift")
+        }
+        let a = try DenseMatrix(rows: usable.count, columns: 2, values: usable.flatMap { [$0.relative, 1] })
+        let b = usable.map(\.inverseDepth)
+        let base = usable.map(\.weight)
+        var x = try solve(a, b, base)
+        var sigma = 0.0
+        var iterations = 0
+        for iteration in 1...options.maximumIterations {
+            iterations = iteration
+            let residuals = usable.indices.map { x[0] * usable[$0].relative + x[1] - b[$0] }
+            sigma = max(options.minimumSigma, 1.4826 * median(residuals.map(abs)))
+            let c = options.tukeyConstant * sigma
+            let weights = usable.indices.map { i -> Double in
+                let u = residuals[i] / c
+                return abs(u) < 1 ? base[i] * (1 - u * u) * (1 - u * u) : 0
+            }
+            guard let next = try? solve(a, b, weights) else { break }
+            let change = abs(next[0] - x[0]) + abs(next[1] - x[1])
+            x = next
+            if change < 1e-9 * (abs(x[0]) + abs(x[1]) + 1e-12) { break }
+        }
+        // Trimmed refit on the inliers of the robust solution.
+        let threshold = options.inlierSigmas * sigma
+        var keep = usable.indices.map { abs(x[0] * usable[$0].relative + x[1] - b[$0]) <= threshold }
+        if keep.filter({ $0 }).count >= 2, let refit = try? solve(a, b, usable.indices.map { keep[$0] ? base[$0] : 0 }) {
+            x = refit
+            keep = usable.indices.map { abs(x[0] * usable[$0].relative + x[1] - b[$0]) <= threshold }
+        }
+        var inlierSquares = 0.0, inlierCount = 0
+        var inliers = [Bool](repeating: false, count: pairs.count)
+        var u = 0
+        for (i, p) in pairs.enumerated() where p.weight > 0 && p.relative.isFinite && p.inverseDepth.isFinite {
+            if keep[u] {
+                inliers[i] = true
+                let r = x[0] * p.relative + x[1] - p.inverseDepth
+                inlierSquares += r * r
+                inlierCount += 1
+            }
+            u += 1
+        }
+        guard x[0].isFinite, x[1].isFinite, x[0] > 0 else {
+            throw DualcamError.invalidValue(
+                name: "stereo", reason: "the stereo does not order depths like the samples (fitted scale \(x[0])); check that it is inverse depth aligned to the wide image")
+        }
+        return ScaleShiftFit(scale: x[0], shift: x[1], inliers: inliers,
+                             residualRMS: inlierCount > 0 ? (inlierSquares / Double(inlierCount)).squareRoot() : .nan,
+                             residualSigma: sigma, threshold: threshold, iterations: iterations)
+    }
+
+    private static func solve(_ a: DenseMatrix, _ b: [Double], _ w: [Double]) throws -> [Double] {
+        guard w.filter({ $0 > 0 }).count >= 2 else {
+            throw DualcamError.invalidValue(name: "samples", reason: "fewer than 2 samples with weight")
+        }
+        do {
+            return try LeastSquares.solve(a, b, weights: w)
+        } catch {
+            throw DualcamError.invalidValue(
+                name: "stereo", reason: "scale/shift fit is degenerate (the stereo values at the samples are all equal)")
+        }
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        guard !values.isEmpty else { return 0 }
+        let sorted = values.sorted()
+        let n = sorted.count
+        return n % 2 == 1 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2])
+    }
+}
