@@ -47,8 +47,8 @@ public enum DepthFusion {
         public var stereoWeight = 0.05
         /// Weight of the aligned stereo's depth edges in the final fill's guide (0: colour only).
         public var depthGuideGain = 1.0
-        public var highRadius = 2.0
-        public var mediumRadius = 8.0
+        public var highRadius = 1.5
+        public var mediumRadius = 4.0
         public var highTolerance = 0.01
         public var stereoTolerance = 0.03
         /// Samples below this confidence never make a pixel high-confidence.
@@ -120,12 +120,15 @@ public enum DepthFusion {
                                                          smoother: options.residualSmoother)
             aligned = corrected
             // Stereo weight: its confidence, times its agreement with the
-            // samples-only fill (edge fattening and mismatches disagree).
+            // samples-only fill (edge fattening and mismatches disagree), with
+            // a tolerance growing with the distance to the nearest sample, as
+            // the samples-only fill itself gets less certain there.
             let tolerance = Float(options.stereoTolerance)
+            let distance = try FusionConfidence.distanceToSamples(size: size, pixels: pixel, include: { verdicts[$0] != .outlier })
             let weights = (0..<n).map { p -> Float in
                 let c = input.stereoConfidence?[p] ?? 1
                 guard corrected[p].isFinite, inverse[p].isFinite else { return 0 }
-                let e = (corrected[p] - inverse[p]) / (tolerance * inverse[p])
+                let e = (corrected[p] - inverse[p]) / (tolerance * (1 + distance[p] / 2) * inverse[p])
                 return c * Float(options.stereoWeight) * exp(-e * e)
             }
             let guided = options.depthGuideGain > 0 ? try completion.withDepthGuide(

@@ -3,14 +3,19 @@ import DualcamGeometry
 
 /// Per-pixel confidence levels of the fused depth (see `DepthFusion`).
 enum FusionConfidence {
+    /// Euclidean distance in pixels to the nearest included sample (cv::distanceTransform).
+    static func distanceToSamples(size: PixelSize, pixels: [Int], include: (Int) -> Bool) throws -> [Float] {
+        var used = [UInt8](repeating: 0, count: size.width * size.height)
+        for i in pixels.indices where include(i) { used[pixels[i]] = 255 }
+        return FloatMaps.floats(try CVEdgeAware.distanceToNonzero(try FloatMaps.mat(bytes: used, channels: 1, size)))
+    }
+
     static func levels(size: PixelSize, inverse: [Float], aligned: [Float]?, samples: [MetricSample], pixels: [Int],
                        verdicts: [SampleVerdict], options: DepthFusion.Options) throws -> [FusionConfidenceLevel] {
         let n = size.width * size.height
         var levels = [FusionConfidenceLevel](repeating: .low, count: n)
         // Medium: near any used sample, or where the aligned stereo agrees.
-        var used = [UInt8](repeating: 0, count: n)
-        for i in samples.indices where verdicts[i] != .outlier { used[pixels[i]] = 255 }
-        let distance = FloatMaps.floats(try CVEdgeAware.distanceToNonzero(try FloatMaps.mat(bytes: used, channels: 1, size)))
+        let distance = try distanceToSamples(size: size, pixels: pixels) { verdicts[$0] != .outlier }
         let medium = Float(options.mediumRadius), stereoTolerance = Float(options.stereoTolerance)
         for p in 0..<n where inverse[p].isFinite {
             if distance[p] <= medium {
@@ -34,8 +39,8 @@ enum FusionConfidence {
                 }
             }
         }
-        // An outlier's pixel is never high, even when a good neighbour vouches for it.
-        for i in samples.indices where verdicts[i] == .outlier && levels[pixels[i]] == .high {
+        // The pixel of an outlier or unverified sample is never high, even when a good neighbour vouches for it.
+        for i in samples.indices where verdicts[i] != .verified && levels[pixels[i]] == .high {
             levels[pixels[i]] = .medium
         }
         return levels

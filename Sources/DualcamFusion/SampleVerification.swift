@@ -13,9 +13,9 @@ import DualcamGeometry
 /// sample with neighbours but no supporter is an outlier (a LiDAR multipath or
 /// mixed-pixel return); anything else stays unverified.
 public struct SampleVerifier: Equatable, Sendable {
-    public var radius = 5.0
-    public var relativeTolerance = 0.03
-    public var minimumPlaneDistance = 0.5
+    public var radius = 4.0
+    public var relativeTolerance = 0.02
+    public var minimumPlaneDistance = 1.0
     public var verifiedSupport = 2
     /// Focal length in output pixels.
     public var focalPixels: Double

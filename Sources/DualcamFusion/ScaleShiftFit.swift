@@ -25,9 +25,10 @@ public struct ScaleShiftFit: Equatable, Sendable {
     public var inlierCount: Int { inliers.lazy.filter { $0 }.count }
     /// Root mean square residual over the inliers, 1/m.
     public var residualRMS: Double
-    /// The robust residual scale (1.4826 x median absolute residual), 1/m.
+    /// The robust scale of the relative residuals (s d_i + t - v_i) / v_i
+    /// (1.4826 x their median absolute value; dimensionless).
     public var residualSigma: Double
-    /// The inlier threshold used in the final pass, 1/m.
+    /// The inlier threshold on the relative residual used in the final pass.
     public var threshold: Double
     public var iterations: Int
 
@@ -49,8 +50,8 @@ public enum ScaleShiftFitter {
         public var tukeyConstant = 4.685
         /// Final inlier threshold in robust sigmas.
         public var inlierSigmas = 3.0
-        /// Lower bound of the robust sigma, 1/m: keeps noise-free data from rejecting everything.
-        public var minimumSigma = 1e-4
+        /// Lower bound of the robust relative sigma: keeps noise-free data from rejecting everything.
+        public var minimumSigma = 1e-3
         public var maximumIterations = 20
         public init() {}
     }
@@ -70,7 +71,10 @@ public enum ScaleShiftFitter {
         var iterations = 0
         for iteration in 1...options.maximumIterations {
             iterations = iteration
-            let residuals = usable.indices.map { x[0] * usable[$0].relative + x[1] - b[$0] }
+            // Relative residuals (r_i / v_i = relative depth error): LiDAR noise
+            // is roughly constant in metres, so absolute inverse-depth residuals
+            // of near samples would look like outliers.
+            let residuals = usable.indices.map { (x[0] * usable[$0].relative + x[1] - b[$0]) / b[$0] }
             sigma = max(options.minimumSigma, 1.4826 * median(residuals.map(abs)))
             let c = options.tukeyConstant * sigma
             let weights = usable.indices.map { i -> Double in
@@ -84,10 +88,10 @@ public enum ScaleShiftFitter {
         }
         // Trimmed refit on the inliers of the robust solution.
         let threshold = options.inlierSigmas * sigma
-        var keep = usable.indices.map { abs(x[0] * usable[$0].relative + x[1] - b[$0]) <= threshold }
+        var keep = usable.indices.map { abs((x[0] * usable[$0].relative + x[1] - b[$0]) / b[$0]) <= threshold }
         if keep.filter({ $0 }).count >= 2, let refit = try? solve(a, b, usable.indices.map { keep[$0] ? base[$0] : 0 }) {
             x = refit
-            keep = usable.indices.map { abs(x[0] * usable[$0].relative + x[1] - b[$0]) <= threshold }
+            keep = usable.indices.map { abs((x[0] * usable[$0].relative + x[1] - b[$0]) / b[$0]) <= threshold }
         }
         var inlierSquares = 0.0, inlierCount = 0
         var inliers = [Bool](repeating: false, count: pairs.count)

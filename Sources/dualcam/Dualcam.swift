@@ -23,11 +23,12 @@ struct Dualcam: ParsableCommand {
               dualcam bench render
               dualcam devices --size 1280x720 --fps 30 --format yuyv
               dualcam capture --wide /dev/video0 --tele /dev/video2 --count 100 --out pairs
+              dualcam fuse --wide wide.png --samples lidar.csv --disparity wide.disparity.pfm --calibration rig.yaml -o depth.pfm
 
             Distances take a unit: 1.2m, 120cm, 1200mm, 4ft, 48in, inf.
             """,
         version: "dualcam \(version) (OpenCV \(OpenCVInfo.version))",
-        subcommands: [ConvergeCommand.self, CalibrationCommand.self, CalibrateCommand.self, HomographyCommand.self, ImageCommand.self, SynthCommand.self, BenchCommand.self, DevicesCommand.self, CaptureCommand.self]
+        subcommands: [ConvergeCommand.self, CalibrationCommand.self, CalibrateCommand.self, HomographyCommand.self, ImageCommand.self, SynthCommand.self, FuseCommand.self, BenchCommand.self, DevicesCommand.self, CaptureCommand.self]
     )
 
     /// ArgumentParser's own errors (unknown option, missing value) print the

@@ -1,0 +1,104 @@
+import DualcamDepthData
+import DualcamGeometry
+import DualcamImaging
+import DualcamSupport
+import Foundation
+
+/// `dualcam fuse` without the command line: the wide image, samples in wide
+/// pixels and an optional stereo map aligned to wide, reduced to the output
+/// grid and fused (`DepthFusion`).
+public struct FusionRequest: Sendable {
+    public var wide: Image
+    /// The wide camera's intrinsics at the wide image's size.
+    public var wideIntrinsics: Intrinsics
+    public var samples: [DepthSample]
+    /// Stereo aligned to the wide image (any type: depth, disparity or pixels;
+    /// its scale and offset are fitted), at the wide size or the same aspect.
+    public var stereo: DepthMap?
+    public var stereoConfidence: [Float]?
+    public var outputSize: PixelSize
+
+    public init(wide: Image, wideIntrinsics: Intrinsics, samples: [DepthSample], stereo: DepthMap? = nil,
+                stereoConfidence: [Float]? = nil, outputSize: PixelSize) {
+        self.wide = wide
+        self.wideIntrinsics = wideIntrinsics
+        self.samples = samples
+        self.stereo = stereo
+        self.stereoConfidence = stereoConfidence
+        self.outputSize = outputSize
+    }
+}
+
+public struct FusionOutcome: Sendable {
+    public var result: FusionResult
+    /// The output-size intrinsics.
+    public var intrinsics: Intrinsics
+    /// Milliseconds spent resampling the inputs to the output grid.
+    public var prepareMilliseconds: Double
+
+    /// The fused map (metres, accuracy absolute), filtered or unfiltered.
+    public func depthMap(filtered: Bool) throws -> DepthMap {
+        let values = filtered ? result.filteredDepth : result.unfilteredDepth
+        let highFraction = Double(result.confidence.lazy.filter { $0 == .high }.count) / Double(max(1, values.count))
+        return try DepthMap(size: result.size, values: values, type: .depth, accuracy: .absolute, isFiltered: filtered,
+                            quality: highFraction >= 0.1 ? .high : .low, intrinsics: intrinsics, referenceCamera: "wide")
+    }
+
+    /// Confidence as values in [0, 1]: low 0, medium 0.5, high 1 (levels 0/1/2 in `ConfidenceMap`).
+    public var confidenceMap: ConfidenceMap {
+        get throws {
+            try ConfidenceMap(size: result.size, values: result.confidence.map { Float($0.rawValue) / 2 })
+        }
+    }
+}
+
+public enum FusionPipeline {
+    public static func run(_ request: FusionRequest, options: ((Double) -> DepthFusion.Options)? = nil) throws -> FusionOutcome {
+        var clock = Stopwatch()
+        let wideSize = PixelSize(width: request.wide.width, height: request.wide.height)
+        let out = request.outputSize
+        let intrinsics = try request.wideIntrinsics.scaled(to: out)
+        // K scales positions: x_out = x_wide * W_out / W_wide.
+        let sx = Double(out.width) / Double(wideSize.width), sy = Double(out.height) / Double(wideSize.height)
+        let samples = request.samples.map {
+            MetricSample(x: $0.x * sx, y: $0.y * sy, depthMetres: $0.depthMetres, confidence: $0.confidence ?? 1)
+        }
+        var rgb = request.wide.element == .uint8 ? request.wide : request.wide.converted(to: .uint8)
+        if rgb.channels == 1 {
+            let g = try rgb.pixels(as: UInt8.self)
+            rgb = try Image(width: rgb.width, height: rgb.height, channels: 3, pixels: g.flatMap { [$0, $0, $0] })
+        } else if rgb.channels == 4 {
+            let p = try rgb.pixels(as: UInt8.self)
+            var q = [UInt8](repeating: 0, count: p.count / 4 * 3)
+            for i in 0..<(p.count / 4) {
+                q[3 * i] = p[4 * i]
+                q[3 * i + 1] = p[4 * i + 1]
+                q[3 * i + 2] = p[4 * i + 2]
+            }
+            rgb = try Image(width: rgb.width, height: rgb.height, channels: 3, pixels: q)
+        }
+        let guide = wideSize == out ? rgb : try ImageOps.resize(rgb, width: out.width, height: out.height, interpolation: .area)
+        var stereo: [Float]?
+        var stereoConfidence: [Float]?
+        if let map = request.stereo {
+            guard DepthOutputSize.hasAspect(of: wideSize, map.size) else {
+                throw DualcamError.invalidValue(name: "stereo", reason: "is \(map.size) but the wide image is \(wideSize); expected the same aspect ratio")
+            }
+            let resized = map.size == out ? map : try map.resized(to: out, method: .area)
+            stereo = resized.values.map { v in
+                guard v.isFinite, v > 0 else { return .nan }
+                return map.type == .depth ? 1 / v : v
+            }
+            if let c = request.stereoConfidence {
+                let cm = try DepthMap(size: map.size, values: c, type: .disparity)
+                stereoConfidence = map.size == out ? c : try cm.resized(to: out, method: .area).values.map { $0.isFinite ? $0 : 0 }
+            }
+        }
+        let prepare = clock.lap()
+        let focal = (intrinsics.fx + intrinsics.fy) / 2
+        let fusionOptions = options?(focal) ?? DepthFusion.Options(focalPixels: focal)
+        let input = FusionInput(size: out, guideRGB: guide.bytes, samples: samples, stereo: stereo, stereoConfidence: stereoConfidence)
+        return FusionOutcome(result: try DepthFusion.fuse(input, options: fusionOptions), intrinsics: intrinsics,
+                             prepareMilliseconds: prepare)
+    }
+}

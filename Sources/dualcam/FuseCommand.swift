@@ -1,0 +1,107 @@
+import ArgumentParser
+import DualcamDepthData
+import DualcamFusion
+import DualcamGeometry
+import DualcamImaging
+import DualcamSupport
+import Foundation
+
+/// `dualcam fuse`: sparse metric samples (LiDAR/ToF) + the wide image (+ a
+/// stereo map) -> dense absolute depth aligned to the wide camera.
+struct FuseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fuse",
+        abstract: "Fuse sparse metric depth samples with the wide image (and stereo) into dense absolute depth.",
+        discussion: """
+            Samples: CSV x,y,depth_m[,confidence] in wide pixels; a sparse depth image aligned to \
+            wide (.png uint16 mm or .pfm metres, 0/NaN = none); or a point cloud in the sensor frame \
+            (.ply, or CSV x,y,z) placed by the calibration's 'lidar' camera (lidar_from_wide).
+            --disparity: a stereo map aligned to wide (e.g. from dualcam depth --reference wide); its \
+            sidecar gives the type, without one the values are taken as (pixel) disparity. Its scale \
+            and shift are fitted robustly to the samples.
+
+            Example: dualcam fuse --wide wide.png --samples lidar.csv --disparity wide.disparity.pfm --calibration rig.yaml -o depth.pfm --json
+            """)
+
+    @Option(name: .long, help: "Wide colour image.") var wide: String
+    @Option(name: .long, help: "Sparse samples: .csv, .ply, .png (mm) or .pfm (m).") var samples: String
+    @Option(name: .long, help: "Stereo map aligned to wide (.pfm/.npy/.png/.exr, with or without sidecar).") var disparity: String?
+    @Option(name: .long, help: "Rig calibration (dualcam YAML or an importable format).") var calibration: String
+    @Option(name: .long, help: "filtered (dense, smoothed; default) or unfiltered (high-confidence pixels only, NaN elsewhere).") var mode = "filtered"
+    @Option(name: .long, help: "Output type: depth (m) or disparity (1/m).") var type = "depth"
+    @Option(name: .long, help: "16 or 32 (float precision).") var precision = "32"
+    @Option(name: .long, help: "streaming (320 wide), photo (768 wide), native or WxH; the wide aspect.") var size = "streaming"
+    @Option(name: .long, help: "Confidence map output (.png 8-bit, .pfm/.npy float; low 0, medium 0.5, high 1).") var confidence: String?
+    @Option(name: [.customShort("o"), .long], help: "Output depth file (.pfm, .npy, .png, .exr) + .json sidecar.") var output: String
+    @Flag(name: .long, help: "Print the fit, coverage and timings as JSON.") var json = false
+
+    func run() throws {
+        try reportingErrors {
+            let timings = Timings()
+            let filtered: Bool
+            switch mode.lowercased() {
+            case "filtered": filtered = true
+            case "unfiltered": filtered = false
+            default: throw DualcamError.invalidValue(name: "--mode '\(mode)'", reason: "expected filtered or unfiltered")
+            }
+            let outputType = try DepthDataType(parsing: type)
+            guard outputType != .pixels else {
+                throw DualcamError.invalidValue(name: "--type pixels", reason: "fused depth has no stereo pixel disparity; expected depth or disparity")
+            }
+            let outputPrecision = try DepthPrecision(parsing: precision)
+            let outputSize = try DepthOutputSize(parsing: size)
+            let outputURL = URL(fileURLWithPath: output)
+            _ = try DepthFileFormat.of(outputURL)
+            for path in [output] + (confidence.map { [$0] } ?? []) {
+                let parent = URL(fileURLWithPath: path).deletingLastPathComponent()
+                guard FileManager.default.fileExists(atPath: parent.path) else {
+                    throw DualcamError.io(path: path, reason: "parent directory \(parent.path) does not exist")
+                }
+            }
+            let (rig, wideImage, loaded, stereo) = try timings.measure("load") { () throws -> (Rig, Image, LoadedSamples, DepthMap?) in
+                let rig = try loadCalibration(calibration).file.rig
+                let wideImage = try ImageIO.read(URL(fileURLWithPath: wide))
+                let wideSize = PixelSize(width: wideImage.width, height: wideImage.height)
+                let loaded = try SampleSources.load(URL(fileURLWithPath: samples), wideSize: wideSize, rig: rig)
+                let stereo = try disparity.map { try Self.readStereo($0) }
+                return (rig, wideImage, loaded, stereo)
+            }
+            let wideSize = PixelSize(width: wideImage.width, height: wideImage.height)
+            let wideIntrinsics: Intrinsics
+            do {
+                wideIntrinsics = try rig.camera(.wide).model.intrinsics.scaled(to: wideSize)
+            } catch {
+                throw DualcamError.invalidValue(name: "--wide \(wide)", reason: "is \(wideSize), which the calibration's wide camera cannot be scaled to: \(oneLine(error))")
+            }
+            let resolved = try outputSize.resolved(for: wideSize)
+            for warning in loaded.warnings {
+                FileHandle.standardError.write(Data("dualcam: warning: \(samples): \(warning)\n".utf8))
+            }
+            let outcome = try timings.measure("fuse") {
+                try FusionPipeline.run(FusionRequest(wide: wideImage, wideIntrinsics: wideIntrinsics, samples: loaded.samples,
+                                                     stereo: stereo, outputSize: resolved))
+            }
+            let map = try outcome.depthMap(filtered: filtered).converted(to: outputType)
+            let confidenceMap = try outcome.confidenceMap
+            try timings.measure("write") {
+                if let confidence { try confidenceMap.write(to: URL(fileURLWithPath: confidence)) }
+                try DepthMapWriter.writeWithMetadata(map, to: outputURL, precision: outputPrecision)
+            }
+            let report = FuseReport(outcome: outcome, map: map, loaded: loaded, timings: timings.milliseconds,
+                                    output: output, mode: filtered ? "filtered" : "unfiltered")
+            if json {
+                try printJSON(report)
+            } else {
+                print(report.summary)
+            }
+        }
+    }
+
+    static func readStereo(_ path: String) throws -> DepthMap {
+        let url = URL(fileURLWithPath: path)
+        if FileManager.default.fileExists(atPath: DepthMetadata.sidecarURL(for: url).path) {
+            return try DepthMapReader.read(url).map
+        }
+        return try DepthMapReader.read(url, type: .disparity)
+    }
+}
