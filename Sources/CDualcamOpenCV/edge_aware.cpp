@@ -145,3 +145,4 @@ extern "C" int dc_morphological_fill(const dc_mat *sparse_depth, double max_dept
         return emit(std::move(result), out, err);
     });
 }
+

@@ -43,8 +43,10 @@ public enum DepthFusion {
         public var residualSmoother = CVEdgeAware.SmootherParameters(lambda: 600, sigmaColor: 12)
         public var fillSmoother = CVEdgeAware.SmootherParameters(lambda: 60, sigmaColor: 8)
         public var samplesOnlySmoother = CVEdgeAware.SmootherParameters(lambda: 300, sigmaColor: 10)
-        /// Weight of a stereo pixel relative to a sample of confidence 1.
+        /// Weight of a stereo pixel relative to a sample of confidence 1, before inverse-variance weighting.
         public var stereoWeight = 0.05
+        /// The samples' depth noise (sigma, metres) for the inverse-variance weighting.
+        public var sampleNoiseMetres = 0.01
         /// Weight of the aligned stereo's depth edges in the final fill's guide (0: colour only).
         public var depthGuideGain = 1.0
         public var highRadius = 1.5
@@ -92,11 +94,12 @@ public enum DepthFusion {
         }
         timings.alignMilliseconds = clock.lap()
         var verifier = SampleVerifier(focalPixels: options.focalPixels)
-        verifier.radius = max(verifier.radius, 1)
+        verifier.noiseMetres = options.sampleNoiseMetres
         // A sample the aligned stereo contradicts is an outlier unless its
-        // neighbours confirm it (the stereo itself fails near depth edges).
+        // neighbours confirm it (the stereo itself fails near depth edges);
+        // then it is used for the fill but not trusted for high confidence.
         let verdicts = verifier.verify(samples, size: size).enumerated().map { i, v in
-            gross[i] && v != .verified ? SampleVerdict.outlier : v
+            gross[i] ? (v == .verified ? SampleVerdict.unverified : .outlier) : v
         }
         timings.verifyMilliseconds = clock.lap()
 
@@ -125,11 +128,25 @@ public enum DepthFusion {
             // the samples-only fill itself gets less certain there.
             let tolerance = Float(options.stereoTolerance)
             let distance = try FusionConfidence.distanceToSamples(size: size, pixels: pixel, include: { verdicts[$0] != .outlier })
+            // Inverse-variance weighting: a sample's inverse depth has sigma
+            // sampleNoise * v^2 (noise in metres), the stereo's a constant
+            // sigma_d (its robust residual against the samples), so the stereo's
+            // weight relative to a sample is (sampleNoise v^2 / sigma_d)^2,
+            // small far away and large near by.
+            let residuals = samples.indices.compactMap { i -> Double? in
+                let d = d[pixel[i]]
+                guard d.isFinite, verdicts[i] != .outlier, !gross[i] else { return nil }
+                return abs(Double(d) - 1 / samples[i].depthMetres)
+            }
+            let sigmaD = Float(max(1e-4, 1.4826 * ScaleShiftFitter.median(residuals)))
+            let noise = Float(options.sampleNoiseMetres)
             let weights = (0..<n).map { p -> Float in
                 let c = input.stereoConfidence?[p] ?? 1
                 guard corrected[p].isFinite, inverse[p].isFinite else { return 0 }
+                let v = corrected[p]
+                let ratio = noise * v * v / sigmaD
                 let e = (corrected[p] - inverse[p]) / (tolerance * (1 + distance[p] / 2) * inverse[p])
-                return c * Float(options.stereoWeight) * exp(-e * e)
+                return c * Float(options.stereoWeight) * min(1, max(1e-3, ratio * ratio)) * exp(-e * e)
             }
             let guided = options.depthGuideGain > 0 ? try completion.withDepthGuide(
                 (0..<n).map { corrected[$0].isFinite ? corrected[$0] : inverse[$0] }, depthGain: Float(options.depthGuideGain)) : completion

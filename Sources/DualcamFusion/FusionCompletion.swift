@@ -2,8 +2,11 @@ import DualcamCV
 import DualcamGeometry
 import Foundation
 
-/// The dense fills of `DepthFusion`, all in inverse depth (1/m) over the
-/// output grid, as confidence-weighted fast-global-smoother passes guided by
+/// The dense fills of `DepthFusion` over the output grid: the residual
+/// field in inverse depth (where stereo is affine), the value fills in log
+/// inverse depth (a geometric mean: averaging inverse depth across an edge
+/// favours the nearer surface, averaging depth the farther one, log is
+/// symmetric), as confidence-weighted fast-global-smoother passes guided by
 /// the colour image (see `DepthFusion` for why).
 struct FusionCompletion {
     let size: PixelSize
@@ -75,15 +78,16 @@ struct FusionCompletion {
             let w = ws + wd
             guard w > 0 else { continue }
             weight[p] = w
-            value[p] = ((ws > 0 ? ws * sampleValue[p] : 0) + (wd > 0 ? wd * stereo[p] : 0)) / w
+            value[p] = ((ws > 0 ? ws * log(max(sampleValue[p], 1e-6)) : 0) + (wd > 0 ? wd * log(max(stereo[p], 1e-6)) : 0)) / w
         }
-        return try smooth(value, weight, smoother).values
+        return try smooth(value, weight, smoother).values.map { exp($0) }
     }
 
     /// The fill of the samples alone.
     func fillSamples(sampleValue: [Float], sampleWeight: [Float],
                      smoother: CVEdgeAware.SmootherParameters) throws -> [Float] {
-        try smooth(sampleValue, sampleWeight, smoother).values
+        let logs = zip(sampleValue, sampleWeight).map { $1 > 0 ? log(max($0, 1e-6)) : 0 }
+        return try smooth(logs, sampleWeight, smoother).values.map { exp($0) }
     }
 
     /// Pixels the edge-aware fills left empty (walled in by strong edges far

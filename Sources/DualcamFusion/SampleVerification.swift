@@ -12,11 +12,22 @@ import DualcamGeometry
 /// camera. A sample with at least `verifiedSupport` supporters is verified; a
 /// sample with neighbours but no supporter is an outlier (a LiDAR multipath or
 /// mixed-pixel return); anything else stays unverified.
+///
+/// The pairwise test allows for steep surfaces and so is loose far away; a
+/// verified sample must also agree with the plane (linear in inverse depth)
+/// fitted by least squares to the non-outlier neighbours within
+/// `planeRadius` (at least 4, the worst 25 % trimmed once), within
+/// max(3 noise v^2, planeTolerance v) for v = 1/z; otherwise it is only
+/// unverified (used for the fill, never for high confidence).
 public struct SampleVerifier: Equatable, Sendable {
     public var radius = 4.0
     public var relativeTolerance = 0.02
     public var minimumPlaneDistance = 1.0
     public var verifiedSupport = 2
+    public var planeRadius = 6.0
+    public var planeTolerance = 0.01
+    /// The samples' depth noise sigma, metres.
+    public var noiseMetres = 0.01
     /// Focal length in output pixels.
     public var focalPixels: Double
 
@@ -58,6 +69,61 @@ public struct SampleVerifier: Equatable, Sendable {
                 verdicts[i] = .outlier
             }
         }
-        return verdicts
+        // Plane check of the verified samples against the non-outliers around them.
+        let planeCell = max(1, Int(planeRadius.rounded(.up)))
+        let pc = size.width / planeCell + 1, pr = size.height / planeCell + 1
+        var planeBuckets = [[Int]](repeating: [], count: pc * pr)
+        for (i, s) in samples.enumerated() where verdicts[i] != .outlier {
+            planeBuckets[min(pr - 1, max(0, Int(s.y) / planeCell)) * pc + min(pc - 1, max(0, Int(s.x) / planeCell))].append(i)
+        }
+        let pr2 = planeRadius * planeRadius
+        var checked = verdicts
+        for (i, s) in samples.enumerated() where verdicts[i] == .verified {
+            let bx = min(pc - 1, max(0, Int(s.x) / planeCell)), by = min(pr - 1, max(0, Int(s.y) / planeCell))
+            var points: [(Double, Double, Double)] = []
+            for ny in max(0, by - 1)...min(pr - 1, by + 1) {
+                for nx in max(0, bx - 1)...min(pc - 1, bx + 1) {
+                    for j in planeBuckets[ny * pc + nx] where j != i {
+                        let dx = samples[j].x - s.x, dy = samples[j].y - s.y
+                        if dx * dx + dy * dy <= pr2 { points.append((dx, dy, 1 / samples[j].depthMetres)) }
+                    }
+                }
+            }
+            let v = 1 / s.depthMetres
+            let tolerance = max(3 * noiseMetres * v * v, planeTolerance * v)
+            guard let predicted = Self.planeValue(points) else { checked[i] = .unverified; continue }
+            if abs(predicted - v) > tolerance { checked[i] = .unverified }
+        }
+        return checked
+    }
+
+    /// The value at (0, 0) of the least-squares plane a + b x + c y through
+    /// `points` (x, y, value), refitted once without the worst quarter; nil
+    /// with fewer than 4 points or a degenerate layout.
+    static func planeValue(_ points: [(Double, Double, Double)]) -> Double? {
+        guard points.count >= 4 else { return nil }
+        func fit(_ p: [(Double, Double, Double)]) -> (Double, Double, Double)? {
+            var sxx = 0.0, sxy = 0.0, syy = 0.0, sx = 0.0, sy = 0.0, n = 0.0, sv = 0.0, sxv = 0.0, syv = 0.0
+            for (x, y, v) in p {
+                sxx += x * x; sxy += x * y; syy += y * y; sx += x; sy += y; n += 1
+                sv += v; sxv += x * v; syv += y * v
+            }
+            // Normal equations [n sx sy; sx sxx sxy; sy sxy syy] [a b c] = [sv sxv syv], by Cramer's rule.
+            func det(_ m: [Double]) -> Double {
+                m[0] * (m[4] * m[8] - m[5] * m[7]) - m[1] * (m[3] * m[8] - m[5] * m[6]) + m[2] * (m[3] * m[7] - m[4] * m[6])
+            }
+            let m = [n, sx, sy, sx, sxx, sxy, sy, sxy, syy]
+            let d = det(m)
+            guard abs(d) > 1e-9 * max(1, n * sxx * syy) else { return nil }
+            let a = det([sv, sx, sy, sxv, sxx, sxy, syv, sxy, syy]) / d
+            let b = det([n, sv, sy, sx, sxv, sxy, sy, syv, syy]) / d
+            let c = det([n, sx, sv, sx, sxx, sxv, sy, sxy, syv]) / d
+            return (a, b, c)
+        }
+        guard let first = fit(points) else { return nil }
+        let residuals = points.map { abs($0.2 - (first.0 + first.1 * $0.0 + first.2 * $0.1)) }
+        let cut = residuals.sorted()[max(0, (points.count * 3) / 4 - 1)]
+        let kept = zip(points, residuals).filter { $1 <= cut }.map(\.0)
+        return (kept.count >= 4 ? fit(kept) : nil)?.0 ?? first.0
     }
 }

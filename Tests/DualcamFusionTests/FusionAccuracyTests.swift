@@ -26,7 +26,8 @@ final class FusionAccuracyTests: XCTestCase {
         let size = FusionScenario.size
         let (samples, drawn) = try scenario.samples(pattern)
         let input = FusionInput(size: size, guideRGB: scenario.guideRGB, samples: samples, stereo: stereo ? scenario.stereo : nil)
-        let result = try DepthFusion.fuse(input, options: DepthFusion.Options(focalPixels: scenario.focalPixels))
+        let options = DepthFusion.Options(focalPixels: scenario.focalPixels)
+        let result = try DepthFusion.fuse(input, options: options)
         let truth = try DepthMap(size: size, values: scenario.truth, type: .depth)
         let filtered = try DepthMetrics.compareSplit(estimate: try DepthMap(size: size, values: result.filteredDepth, type: .depth),
                                                      truth: truth, bandRadius: 2)
@@ -47,10 +48,13 @@ final class FusionAccuracyTests: XCTestCase {
         // An outlier (measured > 3 % off its truth) survives when the
         // unfiltered output at its pixel is closer to its value than to the truth.
         var surviving = 0
-        for (s, d) in zip(samples, drawn) where d.isOutlier && abs(d.depth - d.trueDepth) > 0.03 * d.trueDepth {
+        for (i, (s, d)) in zip(samples, drawn).enumerated() where d.isOutlier && abs(d.depth - d.trueDepth) > 0.03 * d.trueDepth {
             let x = min(size.width - 1, Int(s.x.rounded())), y = min(size.height - 1, Int(s.y.rounded()))
             let v = Double(result.unfilteredDepth[y * size.width + x])
-            if v.isFinite && abs(v - d.depth) < abs(v - d.trueDepth) { surviving += 1 }
+            if v.isFinite && abs(v - d.depth) < abs(v - d.trueDepth) {
+                surviving += 1
+                print("surviving outlier: measured \(d.depth) truth \(d.trueDepth) output \(v) confidence \(d.confidence) verdict \(result.verdicts[i]) at \(x),\(y)")
+            }
         }
         return Run(filtered: filtered, unfiltered: unfiltered, nearest: nearest, stereoAlone: stereoAlone, fusedOnStereo: fusedOnStereo, result: result,
                    survivingOutliers: surviving)

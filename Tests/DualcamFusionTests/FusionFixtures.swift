@@ -17,8 +17,9 @@ import TestSupport
 /// d = 1.15 / z - 0.02 (relative accuracy: scale and offset wrong) + a slow
 /// bias ramp of up to 0.004 1/m across the image + Gaussian noise with
 /// sigma 0.006 1/m (about 0.1 px of disparity at full resolution on the
-/// nominal 10 mm baseline); within 2 px of depth discontinuities 30 % of the
-/// pixels take the other surface's value (edge fattening) and 20 % are NaN.
+/// nominal 10 mm baseline); within 2 px of depth discontinuities 20 % of the
+/// pixels are NaN, and within 1 px 30 % take the other surface's value (edge
+/// fattening, gross outliers).
 struct FusionScenario {
     static let wideSize = PixelSize(width: 640, height: 480)
     static let size = PixelSize(width: 320, height: 240)
@@ -56,6 +57,7 @@ struct FusionScenario {
         let truth = try small.depth.pixels(as: Float.self)
         let (w, h) = (size.width, size.height)
         let discontinuity = Self.band(truth, w, h, radius: 2)
+        let edge = Self.band(truth, w, h, radius: 1)
         var rng = SeededGenerator(seed: 7)
         func gaussian() -> Float {
             let u1 = max(Double.random(in: 0..<1, using: &rng), 1e-12), u2 = Double.random(in: 0..<1, using: &rng)
@@ -70,7 +72,7 @@ struct FusionScenario {
                 if discontinuity[p] {
                     let r = Double.random(in: 0..<1, using: &rng)
                     if r < 0.2 { continue }
-                    if r < 0.5 {
+                    if r < 0.5 && edge[p] {
                         // The value of the nearest pixel on another surface within 2 px.
                         search: for radius in 1...2 {
                             for (dx, dy) in [(radius, 0), (-radius, 0), (0, radius), (0, -radius)] {
