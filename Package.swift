@@ -28,6 +28,11 @@ import PackageDescription
 //        DualcamImaging (pattern detection), DualcamCV (calib3d shim),
 //        DualcamLinearAlgebra (extrinsic uncertainties), Yams (suite manifests)
 //
+//   DualcamFusion (sparse metric samples + wide image + stereo -> absolute depth)
+//     -> DualcamDepthData, DualcamCV (ximgproc FGS / guided filter via the
+//        edge_aware shim), DualcamLinearAlgebra (robust scale/shift fit),
+//        DualcamImaging, DualcamCalibration (the rig's lidar entry), DualcamGeometry
+//
 // Only CDualcamOpenCV includes OpenCV headers. Every shim entry point catches
 // C++ exceptions and returns an error code and message; DualcamCV owns the
 // handles in Swift classes that free them in `deinit`.

@@ -20,6 +20,9 @@ public enum Benchmarks {
         Entry(name: "converge", summary: "register + compose a 1920x1440 wide/tele pair on the convergence plane") { runs in
             try ConvergeBenchmark.run(runs: runs)
         },
+        Entry(name: "fuse", summary: "fuse a 640x480 wide image, 2 % LiDAR samples and a stereo disparity into 320x240 absolute depth") { runs in
+            try FuseBenchmark.run(runs: runs)
+        },
         Entry(name: "render", summary: "ray-cast the room scene, wide + tele at 1920x1440, 4 samples per pixel") { runs in
             try RenderBenchmark.run(name: "render", scene: SceneLibrary.room(.init()),
                                     size: PixelSize(width: 1920, height: 1440), samplesPerAxis: 2, runs: runs)
