@@ -39,8 +39,8 @@ public struct ScaleShiftFit: Equatable, Sendable {
 /// Robust scale/shift alignment of relative inverse depth to sparse metric
 /// samples: minimises sum m_i w_i (s d_i + t - 1/z_i)^2 by iteratively
 /// reweighted least squares (IRLS) with Tukey's biweight on residuals scaled
-/// by their median absolute deviation, each step a weighted 2-column least
-/// squares solve with LAPACK (`LeastSquares`), then one trimmed refit on the
+/// by their median absolute deviation, each step the closed-form weighted
+/// 2x2 normal equations (formed in O(N), solved with LAPACK, `LeastSquares`), then one trimmed refit on the
 /// pairs within `inlierSigmas` robust sigmas. Plain least squares is skewed by
 /// stereo outliers near edges and by LiDAR mixed-pixel returns; the biweight
 /// gives them zero weight.
@@ -52,7 +52,7 @@ public enum ScaleShiftFitter {
         public var inlierSigmas = 3.0
         /// Lower bound of the robust relative sigma: keeps noise-free data from rejecting everything.
         public var minimumSigma = 1e-3
-        public var maximumIterations = 20
+        public var maximumIterations = 12
         public init() {}
     }
 
@@ -63,7 +63,7 @@ public enum ScaleShiftFitter {
             throw DualcamError.invalidValue(
                 name: "samples", reason: "only \(usable.count) sample(s) have stereo values; at least 2 are needed to fit scale and shift")
         }
-        let a = try DenseMatrix(rows: usable.count, columns: 2, values: usable.flatMap { [$0.relative, 1] })
+        let a = usable.map(\.relative)
         let b = usable.map(\.inverseDepth)
         let base = usable.map(\.weight)
         var x = try solve(a, b, base)
@@ -114,12 +114,21 @@ public enum ScaleShiftFitter {
                              residualSigma: sigma, threshold: threshold, iterations: iterations)
     }
 
-    private static func solve(_ a: DenseMatrix, _ b: [Double], _ w: [Double]) throws -> [Double] {
-        guard w.filter({ $0 > 0 }).count >= 2 else {
+    /// The weighted 2x2 normal equations [sum w d^2, sum w d; sum w d, sum w] [s t]^T =
+    /// [sum w d v, sum w v]^T (O(N) to form), solved with LAPACK.
+    private static func solve(_ a: [Double], _ b: [Double], _ w: [Double]) throws -> [Double] {
+        var sdd = 0.0, sd = 0.0, s1 = 0.0, sdv = 0.0, sv = 0.0, positive = 0
+        for i in a.indices where w[i] > 0 {
+            positive += 1
+            sdd += w[i] * a[i] * a[i]; sd += w[i] * a[i]; s1 += w[i]
+            sdv += w[i] * a[i] * b[i]; sv += w[i] * b[i]
+        }
+        guard positive >= 2 else {
             throw DualcamError.invalidValue(name: "samples", reason: "fewer than 2 samples with weight")
         }
         do {
-            return try LeastSquares.solve(a, b, weights: w)
+            let normal = try DenseMatrix(rows: 2, columns: 2, values: [sdd, sd, sd, s1])
+            return try LeastSquares.solve(normal, [sdv, sv])
         } catch {
             throw DualcamError.invalidValue(
                 name: "stereo", reason: "scale/shift fit is degenerate (the stereo values at the samples are all equal)")

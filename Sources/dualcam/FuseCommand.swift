@@ -32,6 +32,7 @@ struct FuseCommand: ParsableCommand {
     @Option(name: .long, help: "16 or 32 (float precision).") var precision = "32"
     @Option(name: .long, help: "streaming (320 wide), photo (768 wide), native or WxH; the wide aspect.") var size = "streaming"
     @Option(name: .long, help: "Confidence map output (.png 8-bit, .pfm/.npy float; low 0, medium 0.5, high 1).") var confidence: String?
+    @Option(name: .long, help: "Colour preview PNG (near blue, far red, legend of the metre range).") var preview: String?
     @Option(name: [.customShort("o"), .long], help: "Output depth file (.pfm, .npy, .png, .exr) + .json sidecar.") var output: String
     @Flag(name: .long, help: "Print the fit, coverage and timings as JSON.") var json = false
 
@@ -52,7 +53,7 @@ struct FuseCommand: ParsableCommand {
             let outputSize = try DepthOutputSize(parsing: size)
             let outputURL = URL(fileURLWithPath: output)
             _ = try DepthFileFormat.of(outputURL)
-            for path in [output] + (confidence.map { [$0] } ?? []) {
+            for path in [output] + (confidence.map { [$0] } ?? []) + (preview.map { [$0] } ?? []) {
                 let parent = URL(fileURLWithPath: path).deletingLastPathComponent()
                 guard FileManager.default.fileExists(atPath: parent.path) else {
                     throw DualcamError.io(path: path, reason: "parent directory \(parent.path) does not exist")
@@ -85,6 +86,7 @@ struct FuseCommand: ParsableCommand {
             let confidenceMap = try outcome.confidenceMap
             try timings.measure("write") {
                 if let confidence { try confidenceMap.write(to: URL(fileURLWithPath: confidence)) }
+                if let preview { _ = try DepthPreview.write(map, to: URL(fileURLWithPath: preview)) }
                 try DepthMapWriter.writeWithMetadata(map, to: outputURL, precision: outputPrecision)
             }
             let report = FuseReport(outcome: outcome, map: map, loaded: loaded, timings: timings.milliseconds,

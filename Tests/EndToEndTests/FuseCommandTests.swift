@@ -14,7 +14,7 @@ final class FuseCommandTests: XCTestCase {
         try synth(in: dir)
         let result = try E2E.succeed(["fuse", "--wide", "room/wide.png", "--samples", "room/lidar.csv",
                                       "--disparity", "room/wide.disparity.pfm", "--calibration", "room/calibration.yaml",
-                                      "--confidence", "conf.png", "-o", "depth.pfm", "--json"], in: dir)
+                                      "--confidence", "conf.png", "--preview", "preview.png", "-o", "depth.pfm", "--json"], in: dir)
         let json = try E2E.jsonObject(result.stdout)
         XCTAssertEqual(json["accuracy"] as? String, "absolute")
         XCTAssertEqual(E2E.double(json["coverage"]), 1)
@@ -28,6 +28,7 @@ final class FuseCommandTests: XCTestCase {
         let sidecar = try String(contentsOf: dir.path("depth.pfm.json"), encoding: .utf8)
         XCTAssertTrue(sidecar.contains("\"absolute\""), sidecar)
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir.path("conf.png").path))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.path("preview.png").path))
         let info = try E2E.succeed(["image", "info", "depth.pfm"], in: dir).stdout
         XCTAssertTrue(info.contains("320x240"), info)
     }
