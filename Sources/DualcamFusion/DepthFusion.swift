@@ -37,7 +37,17 @@ import Foundation
 /// the aligned stereo agrees with the output within `stereoTolerance`; low
 /// elsewhere. Unfiltered output = filtered where high, NaN elsewhere.
 public enum DepthFusion {
+    /// How samples alone are completed.
+    public enum SamplesOnlyCompletion: String, Equatable, Sendable, CaseIterable {
+        /// The confidence-weighted edge-aware fill guided by the colour image (default).
+        case guided
+        /// IP-Basic-style morphology (OpenCV dilations, closing, median, blur):
+        /// faster, ignores the image; nearer surfaces win at edges.
+        case morphology
+    }
+
     public struct Options: Equatable, Sendable {
+        public var samplesOnlyCompletion = SamplesOnlyCompletion.guided
         /// Focal length in output pixels (for the neighbour test's slope bound).
         public var focalPixels: Double
         public var residualSmoother = CVEdgeAware.SmootherParameters(lambda: 600, sigmaColor: 12)
@@ -109,11 +119,21 @@ public enum DepthFusion {
         let all = Raster(samples: samples, pixels: pixel, count: n) { verdicts[$0] != .outlier }
         let fitted = Raster(samples: samples, pixels: pixel, count: n) { verdicts[$0] != .outlier && !gross[$0] }
 
+        let distance = try FusionConfidence.distanceToSamples(size: size, pixels: pixel) { verdicts[$0] != .outlier }
+
         // 2-3. Completion in inverse depth.
         let completion = try FusionCompletion(size: size, guideRGB: input.guideRGB)
         var aligned: [Float]?
-        var inverse = try completion.fillSamples(sampleValue: all.value, sampleWeight: all.weight,
+        var inverse: [Float]
+        if input.stereo == nil && options.samplesOnlyCompletion == .morphology {
+            let sparse = (0..<n).map { all.weight[$0] > 0 ? 1 / all.value[$0] : Float.nan }
+            let maxDepth = Double(sparse.lazy.filter(\.isFinite).max() ?? 10)
+            inverse = try FusionCompletion.morphological(sampleDepth: sparse, size: size, maxDepth: maxDepth)
+                .map { $0.isFinite && $0 > 0 ? 1 / $0 : .nan }
+        } else {
+            inverse = try completion.fillSamples(sampleValue: all.value, sampleWeight: all.weight,
                                                  smoother: options.samplesOnlySmoother)
+        }
         if let stereo = input.stereo, let fit {
             let d = stereo.map { v -> Float in
                 let a = Float(fit.apply(Double(v)))
@@ -127,7 +147,6 @@ public enum DepthFusion {
             // a tolerance growing with the distance to the nearest sample, as
             // the samples-only fill itself gets less certain there.
             let tolerance = Float(options.stereoTolerance)
-            let distance = try FusionConfidence.distanceToSamples(size: size, pixels: pixel, include: { verdicts[$0] != .outlier })
             // Inverse-variance weighting: a sample's inverse depth has sigma
             // sampleNoise * v^2 (noise in metres), the stereo's a constant
             // sigma_d (its robust residual against the samples), so the stereo's
@@ -164,7 +183,7 @@ public enum DepthFusion {
 
         // Confidence and the unfiltered selection.
         let confidence = try FusionConfidence.levels(
-            size: size, inverse: inverse, aligned: aligned, samples: samples, pixels: pixel, verdicts: verdicts,
+            size: size, inverse: inverse, aligned: aligned, distance: distance, samples: samples, pixels: pixel, verdicts: verdicts,
             options: options)
         let unfiltered = zip(depth, confidence).map { $1 == .high ? $0 : Float.nan }
         timings.confidenceMilliseconds = clock.lap()

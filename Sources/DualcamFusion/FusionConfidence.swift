@@ -10,12 +10,12 @@ enum FusionConfidence {
         return FloatMaps.floats(try CVEdgeAware.distanceToNonzero(try FloatMaps.mat(bytes: used, channels: 1, size)))
     }
 
-    static func levels(size: PixelSize, inverse: [Float], aligned: [Float]?, samples: [MetricSample], pixels: [Int],
+    /// `distance`: to the nearest used (non-outlier) sample, pixels.
+    static func levels(size: PixelSize, inverse: [Float], aligned: [Float]?, distance: [Float], samples: [MetricSample], pixels: [Int],
                        verdicts: [SampleVerdict], options: DepthFusion.Options) throws -> [FusionConfidenceLevel] {
         let n = size.width * size.height
         var levels = [FusionConfidenceLevel](repeating: .low, count: n)
         // Medium: near any used sample, or where the aligned stereo agrees.
-        let distance = try distanceToSamples(size: size, pixels: pixels) { verdicts[$0] != .outlier }
         let medium = Float(options.mediumRadius), stereoTolerance = Float(options.stereoTolerance)
         for p in 0..<n where inverse[p].isFinite {
             if distance[p] <= medium {

@@ -135,10 +135,33 @@ public enum ScaleShiftFitter {
         }
     }
 
+    /// The median by quickselect (expected O(N); the IRLS loop needs one per
+    /// iteration and a full sort dominated the fit).
     static func median(_ values: [Double]) -> Double {
         guard !values.isEmpty else { return 0 }
-        let sorted = values.sorted()
-        let n = sorted.count
-        return n % 2 == 1 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2])
+        var a = values
+        let n = a.count
+        let upper = select(&a, n / 2)
+        guard n % 2 == 0 else { return upper }
+        // After selecting index n/2, the lower half holds the elements <= it; its maximum is the other middle.
+        var lower = -Double.infinity
+        for i in 0..<(n / 2) { lower = max(lower, a[i]) }
+        return 0.5 * (lower + upper)
+    }
+
+    /// Rearranges `a` so that a[k] is the k-th smallest, smaller ones before it (Hoare quickselect).
+    private static func select(_ a: inout [Double], _ k: Int) -> Double {
+        var lo = 0, hi = a.count - 1
+        while lo < hi {
+            let pivot = a[(lo + hi) / 2]
+            var i = lo, j = hi
+            while i <= j {
+                while a[i] < pivot { i += 1 }
+                while a[j] > pivot { j -= 1 }
+                if i <= j { a.swapAt(i, j); i += 1; j -= 1 }
+            }
+            if k <= j { hi = j } else if k >= i { lo = i } else { return a[k] }
+        }
+        return a[k]
     }
 }

@@ -28,6 +28,7 @@ struct FuseCommand: ParsableCommand {
     @Option(name: .long, help: "Stereo map aligned to wide (.pfm/.npy/.png/.exr, with or without sidecar).") var disparity: String?
     @Option(name: .long, help: "Rig calibration (dualcam YAML or an importable format).") var calibration: String
     @Option(name: .long, help: "filtered (dense, smoothed; default) or unfiltered (high-confidence pixels only, NaN elsewhere).") var mode = "filtered"
+    @Option(name: .long, help: "Samples-only completion: guided (edge-aware, default) or morphology (IP-Basic style, faster, ignores the image).") var completion = "guided"
     @Option(name: .long, help: "Output type: depth (m) or disparity (1/m).") var type = "depth"
     @Option(name: .long, help: "16 or 32 (float precision).") var precision = "32"
     @Option(name: .long, help: "streaming (320 wide), photo (768 wide), native or WxH; the wide aspect.") var size = "streaming"
@@ -44,6 +45,12 @@ struct FuseCommand: ParsableCommand {
             case "filtered": filtered = true
             case "unfiltered": filtered = false
             default: throw DualcamError.invalidValue(name: "--mode '\(mode)'", reason: "expected filtered or unfiltered")
+            }
+            guard let samplesOnly = DepthFusion.SamplesOnlyCompletion(rawValue: completion.lowercased()) else {
+                throw DualcamError.invalidValue(name: "--completion '\(completion)'", reason: "expected guided or morphology")
+            }
+            if samplesOnly == .morphology, disparity != nil {
+                throw DualcamError.invalidValue(name: "--completion morphology", reason: "is for samples only; it cannot use --disparity")
             }
             let outputType = try DepthDataType(parsing: type)
             guard outputType != .pixels else {
@@ -80,7 +87,11 @@ struct FuseCommand: ParsableCommand {
             }
             let outcome = try timings.measure("fuse") {
                 try FusionPipeline.run(FusionRequest(wide: wideImage, wideIntrinsics: wideIntrinsics, samples: loaded.samples,
-                                                     stereo: stereo, outputSize: resolved))
+                                                     stereo: stereo, outputSize: resolved)) { focal in
+                    var options = DepthFusion.Options(focalPixels: focal)
+                    options.samplesOnlyCompletion = samplesOnly
+                    return options
+                }
             }
             let map = try outcome.depthMap(filtered: filtered).converted(to: outputType)
             let confidenceMap = try outcome.confidenceMap

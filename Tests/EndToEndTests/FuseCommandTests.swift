@@ -38,7 +38,7 @@ final class FuseCommandTests: XCTestCase {
         try synth(in: dir)
         let result = try E2E.succeed(["fuse", "--wide", "room/wide.png", "--samples", "room/lidar.depth.png",
                                       "--calibration", "room/calibration.yaml", "--mode", "unfiltered", "--type", "disparity",
-                                      "--precision", "16", "--size", "160x120", "-o", "d.npy"], in: dir)
+                                      "--precision", "16", "--size", "160x120", "--completion", "morphology", "-o", "d.npy"], in: dir)
         XCTAssertTrue(result.stdout.hasPrefix("fuse: unfiltered disparity 160x120 absolute"), result.stdout)
         XCTAssertTrue(result.stdout.contains("samples only"), result.stdout)
     }
@@ -65,6 +65,7 @@ final class FuseCommandTests: XCTestCase {
         try E2E.assertFailsCleanly(base + ["--samples", "cloud.csv"], in: dir, mentions: ["lidar"], absent: ["out.pfm"])
         try E2E.assertFailsCleanly(base + ["--samples", "nan.csv"], in: dir, mentions: ["nan.csv", "finite"], absent: ["out.pfm"])
         try E2E.assertFailsCleanly(base + ["--samples", "room/lidar.csv", "--mode", "dense"], in: dir, mentions: ["--mode"], absent: ["out.pfm"])
+        try E2E.assertFailsCleanly(base + ["--samples", "room/lidar.csv", "--completion", "magic"], in: dir, mentions: ["--completion"], absent: ["out.pfm"])
         try E2E.assertFailsCleanly(base + ["--samples", "room/lidar.csv", "--type", "pixels"], in: dir, mentions: ["--type"], absent: ["out.pfm"])
     }
 }
