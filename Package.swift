@@ -61,7 +61,7 @@ let package = Package(
         .target(
             name: "CDualcamOpenCV",
             dependencies: ["COpenCV4"],
-            cxxSettings: [.unsafeFlags(["-std=c++17"])]
+            cxxSettings: [.unsafeFlags(["-std=c++17", "-O2"])]  // -O2 also in debug: the stereo refinement loops run in tests
         ),
         .systemLibrary(
             name: "CLapacke",

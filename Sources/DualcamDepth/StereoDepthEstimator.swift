@@ -1,0 +1,195 @@
+import DualcamCV
+import DualcamGeometry
+import DualcamImaging
+import DualcamSupport
+
+/// One depth estimate aligned to the reference camera at the output size.
+public struct StereoDepthResult: Sendable {
+    public let size: PixelSize
+    public let reference: FrameName
+    /// The reference intrinsics at the output size.
+    public let intrinsics: Intrinsics
+    public let filtered: Bool
+    /// Rectified pixel disparity at the output pixels (row-major; NaN = no value).
+    public let disparityPixels: [Float]
+    /// The measured (unfiltered) rectified pixel disparity, NaN where a test failed.
+    public let unfilteredDisparityPixels: [Float]
+    /// Depth along the reference camera's optical axis, metres:
+    /// Z = pixelsPerInverseMetre / d x depthFactor (see `ReferenceAlignment`); NaN = no value.
+    public let depthMetres: [Float]
+    /// Per-pixel confidence in [0, 1] of the measured values (0 where not measured).
+    public let confidence: [Float]
+    /// f B of the rectified pair.
+    public let pixelsPerInverseMetre: Double
+    /// Output pixels inside the overlap of both cameras, and their bounding box.
+    public let coveredCount: Int
+    public let coveredRegion: PixelRect?
+    /// Unfiltered valid pixels / covered pixels.
+    public let validFraction: Double
+    public let highQuality: Bool
+    /// The rectified pair and the SGBM search used.
+    public let rectification: StereoRectification
+    public let disparitySearch: (min: Int, count: Int)
+}
+
+/// Stereo depth for a wide/tele (or same-lens) pair: rectify both images into
+/// one common camera pair (`StereoRectification`, one remap pass per image),
+/// match with SGBM in both directions, keep left-right consistent and unique
+/// matches (speckles removed), refine them to subpixel precision, then map the
+/// reference view's disparity into the reference camera at the output size
+/// (`ReferenceAlignment`). Filtered mode fills holes with a confidence-weighted
+/// fast global smoother guided by the reference colour image.
+///
+/// Built once per geometry (rig, buffer sizes, intrinsics, options); `estimate` may run for many pairs.
+public struct StereoDepthEstimator: @unchecked Sendable {
+    public let options: StereoDepthOptions
+    public let rectification: StereoRectification
+    public let reference: FrameName
+    public let alignment: ReferenceAlignment
+    public let search: (min: Int, count: Int)
+    public let parameters: CVStereoParameters
+    let wideTable: RectificationTable
+    let teleTable: RectificationTable
+    let refineMask: CVMat
+    public let wideSize: PixelSize
+    public let teleSize: PixelSize
+
+    /// `wideIntrinsics`/`teleIntrinsics`: per-frame K at the buffer sizes (nil:
+    /// the calibration's, scaled; the buffer must have the calibration's aspect ratio).
+    public init(rig: Rig, wideSize: PixelSize, teleSize: PixelSize, wideIntrinsics: Intrinsics? = nil,
+                teleIntrinsics: Intrinsics? = nil, options: StereoDepthOptions = StereoDepthOptions()) throws {
+        try options.validate()
+        self.options = options
+        self.wideSize = wideSize
+        self.teleSize = teleSize
+        let wide = try Self.model(rig, .wide, size: wideSize, perFrame: wideIntrinsics)
+        let tele = try Self.model(rig, .tele, size: teleSize, perFrame: teleIntrinsics)
+        // A first pass at scale 1 decides the narrower camera and the automatic scale.
+        let probe = try StereoRectification(rig: rig, wide: wide, tele: tele, scale: 1, margin: { _ in 0 })
+        let reference = options.reference ?? probe.narrower
+        guard reference == .wide || reference == .tele else {
+            throw DualcamError.invalidValue(name: "--reference \(reference)", reason: "expected wide or tele")
+        }
+        self.reference = reference
+        let refModel = reference == .wide ? wide : tele
+        let outputSize = options.outputSize ?? refModel.size
+        do { _ = try refModel.intrinsics.scaled(to: outputSize) } catch {
+            throw DualcamError.invalidValue(
+                name: "--size \(outputSize)", reason: "the \(reference) image is \(refModel.size); the depth must have its aspect ratio")
+        }
+        let scale = options.matchScale ?? {
+            let fOut = refModel.intrinsics.fx * Double(outputSize.width) / Double(refModel.size.width)
+            return min(1, 2 * fOut / probe.intrinsics.fx)
+        }()
+        let minDepth = options.minDepthMetres
+        rectification = try StereoRectification(rig: rig, wide: wide, tele: tele, scale: scale) { f in
+            Int((f * probe.baselineMetres / minDepth).rounded(.up)) + 4
+        }
+        search = try options.disparitySearch(pixelsPerInverseMetre: rectification.pixelsPerInverseMetre)
+        parameters = options.stereoParameters(search: search)
+        wideTable = try RectificationTable(model: wide, rotation: rectification.wideRotation, rectified: rectification.intrinsics)
+        teleTable = try RectificationTable(model: tele, rotation: rectification.teleRotation, rectified: rectification.intrinsics)
+        let (refTable, otherTable) = reference == .wide ? (wideTable, teleTable) : (teleTable, wideTable)
+        alignment = try ReferenceAlignment(rectification: rectification, reference: reference, outputSize: outputSize,
+                                           referenceValid: refTable.valid, otherValid: otherTable.valid)
+        refineMask = try alignment.sampledMask(rectifiedSize: rectification.size)
+    }
+
+    /// The calibration's camera model for a buffer of `size` (per-frame K if given, same distortion).
+    static func model(_ rig: Rig, _ name: FrameName, size: PixelSize, perFrame: Intrinsics?) throws -> CameraModel {
+        let calibrated = try rig.camera(name).model
+        if let k = perFrame {
+            guard k.referenceSize == size else {
+                throw DualcamError.invalidValue(name: "\(name) per-frame intrinsics",
+                                                reason: "given for \(k.referenceSize) but the image is \(size)")
+            }
+            return CameraModel(intrinsics: k, distortion: calibrated.distortion)
+        }
+        do { return try calibrated.scaled(to: size) } catch {
+            throw DualcamError.invalidValue(
+                name: "--\(name) image size \(size)",
+                reason: "does not match the calibration's \(calibrated.size) aspect ratio (a crop is not a scale)")
+        }
+    }
+
+    /// The rectified 8-bit grey pair (left, right) and their data masks.
+    public func rectify(wide: Image, tele: Image) throws -> RectifiedPair {
+        for (name, image, size) in [("wide", wide, wideSize), ("tele", tele, teleSize)]
+            where image.width != size.width || image.height != size.height {
+            throw DualcamError.invalidValue(name: "--\(name) image", reason: "is \(image.width)x\(image.height), expected \(size)")
+        }
+        let w = try wideTable.apply(wide.greyCVMat()), t = try teleTable.apply(tele.greyCVMat())
+        let wideLeft = rectification.left == .wide
+        return RectifiedPair(left: wideLeft ? w : t, right: wideLeft ? t : w,
+                             leftValid: wideLeft ? wideTable.valid : teleTable.valid,
+                             rightValid: wideLeft ? teleTable.valid : wideTable.valid,
+                             referenceIsRight: rectification.right == reference)
+    }
+
+    /// Depth for one pair (buffers of the sizes given at init).
+    public func estimate(wide: Image, tele: Image, temporal: TemporalSmoother? = nil) throws -> StereoDepthResult {
+        let pair = try rectify(wide: wide, tele: tele)
+        let matched = try CVStereo.match(left: pair.left, right: pair.right, leftValid: pair.leftValid,
+                                         rightValid: pair.rightValid, parameters: parameters,
+                                         referenceIsRight: pair.referenceIsRight, refineMask: refineMask)
+        let unfiltered = alignment.sample(matched.disparity)
+        let confidence = alignment.sample(matched.confidence).map { $0.isNaN ? 0 : $0 }
+        var values = unfiltered
+        if options.filtered {
+            values = try fill(unfiltered, confidence: confidence, guide: reference == .wide ? wide : tele)
+            if let temporal { values = temporal.smooth(values) }
+        }
+        return result(values: values, unfiltered: unfiltered, confidence: confidence)
+    }
+
+    /// The confidence-weighted, reference-guided fill of `values` (rectified pixel disparity at the output).
+    func fill(_ values: [Float], confidence: [Float], guide: Image) throws -> [Float] {
+        let size = alignment.size
+        guard values.contains(where: { $0.isFinite }) else { return values }
+        let guideImage = try ImageOps.resize(guide.eightBit(), width: size.width, height: size.height, interpolation: .area)
+        let covered = alignment.rectifiedIndex.map { $0 >= 0 }
+        // Holes (mostly half-occlusions beside foreground objects) first take the
+        // background value with a small weight, so the smoother does not mix
+        // foreground into them; then the confidence-weighted smoother.
+        let pre = HoleFilling.backgroundFill(values, width: size.width, keep: covered)
+        let weights = zip(confidence, pre.filled).map { $1 ? Float(0.02) : $0 }
+        let smoothed = try CVStereo.confidenceFill(
+            values: .floats(pre.values, width: size.width, height: size.height),
+            confidence: .floats(weights, width: size.width, height: size.height),
+            guide: guideImage.makeCVMat(), lambda: options.fillLambda, sigmaColor: options.fillSigmaColor,
+            minWeight: 1e-6).floats()
+        // Outside the overlap stays NaN; anything the smoother could not reach takes its nearest value.
+        let inside = zip(smoothed, covered).map { $1 ? $0 : .nan }
+        return HoleFilling.nearestFill(inside, width: size.width, keep: covered)
+    }
+
+    func result(values: [Float], unfiltered: [Float], confidence: [Float]) -> StereoDepthResult {
+        let fb = rectification.pixelsPerInverseMetre
+        // The smallest disparity kept: beyond the search (or beyond --max-depth) is no measurement.
+        let dFloor = max(options.maxDepthMetres.isInfinite ? 0 : fb / options.maxDepthMetres, 1e-6)
+        let depth = zip(values, alignment.depthFactor).map { d, k -> Float in
+            guard d.isFinite, k.isFinite else { return .nan }
+            if d < Float(dFloor) { return options.filtered ? Float(fb / dFloor) * k : .nan }
+            return Float(fb) / d * k
+        }
+        let covered = alignment.coveredCount
+        let valid = unfiltered.lazy.filter { $0.isFinite }.count
+        let fraction = covered > 0 ? Double(valid) / Double(covered) : 0
+        return StereoDepthResult(
+            size: alignment.size, reference: reference, intrinsics: alignment.outputIntrinsics,
+            filtered: options.filtered, disparityPixels: values, unfilteredDisparityPixels: unfiltered,
+            depthMetres: depth, confidence: confidence, pixelsPerInverseMetre: fb, coveredCount: covered,
+            coveredRegion: alignment.coveredRegion, validFraction: fraction,
+            highQuality: fraction >= options.highQualityValidFraction, rectification: rectification,
+            disparitySearch: search)
+    }
+}
+
+/// A rectified grey pair with data masks (uint8, 255 = image data).
+public struct RectifiedPair: @unchecked Sendable {
+    public let left: CVMat
+    public let right: CVMat
+    public let leftValid: CVMat
+    public let rightValid: CVMat
+    public let referenceIsRight: Bool
+}

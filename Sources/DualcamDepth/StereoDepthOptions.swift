@@ -1,0 +1,80 @@
+import DualcamCV
+import DualcamGeometry
+import DualcamSupport
+
+/// How `StereoDepthEstimator` works.
+public struct StereoDepthOptions: Sendable, Equatable {
+    /// The camera the depth is aligned to; nil = the narrower camera (tele on
+    /// a wide/tele rig; the left camera when both have the same field of view).
+    public var reference: FrameName?
+    /// Output size (the reference's aspect ratio); nil = the reference buffer size.
+    public var outputSize: PixelSize?
+    /// Filtered (dense, edge-aware, holes filled) or unfiltered (measured values, NaN holes).
+    public var filtered = true
+    /// Depth range searched, metres (max may be infinity).
+    public var minDepthMetres = 0.3
+    public var maxDepthMetres = Double.infinity
+    /// Rectified focal length as a fraction of the narrower camera's; nil = automatic:
+    /// the rectified image samples the reference at twice the output's density, at most 1.
+    public var matchScale: Double?
+    /// SGBM block size, uniqueness, speckle filter, LR tolerance (see `CVStereoParameters`).
+    public var blockSize = 5
+    public var uniqueness = 10
+    public var speckleWindow = 100
+    public var speckleRange = 2.0
+    public var leftRightTolerance = 1.0
+    /// Subpixel refinement (symmetric ZNCC Lucas-Kanade); false: SGBM's parabola.
+    public var refine = true
+    public var refineRadius = 5
+    public var minZNCC = 0.6
+    /// Fast global smoother fill: regularisation and colour sigma (guide levels).
+    public var fillLambda = 300.0
+    public var fillSigmaColor = 6.0
+    /// Valid fraction (unfiltered, over the covered region) from which quality is `high`.
+    public var highQualityValidFraction = 0.5
+
+    public init() {}
+
+    /// Validates the depth range: 0 < min < max.
+    public func validate() throws {
+        guard minDepthMetres > 0, minDepthMetres.isFinite else {
+            throw DualcamError.invalidValue(name: "--min-depth", reason: "expected a positive finite distance, got \(minDepthMetres) m")
+        }
+        guard maxDepthMetres > minDepthMetres, !maxDepthMetres.isNaN else {
+            throw DualcamError.invalidValue(name: "--max-depth", reason: "expected more than --min-depth (\(minDepthMetres) m), got \(maxDepthMetres) m")
+        }
+        if let s = matchScale, !(s > 0 && s <= 4) {
+            throw DualcamError.invalidValue(name: "match scale", reason: "expected more than 0 and at most 4, got \(s)")
+        }
+    }
+
+    /// The SGBM search for f B (pixels x metres): disparities from f B / max - 2
+    /// to f B / min + 2 (a margin for calibration error), rounded out to whole
+    /// pixels and a multiple of 16 disparities.
+    public func disparitySearch(pixelsPerInverseMetre fb: Double) throws -> (min: Int, count: Int) {
+        let dMin = maxDepthMetres.isInfinite ? 0 : fb / maxDepthMetres
+        let dMax = fb / minDepthMetres
+        let low = Int(dMin.rounded(.down)) - 2
+        let span = Int(dMax.rounded(.up)) + 2 - low
+        let count = max(16, (span + 15) / 16 * 16)
+        guard count <= 512 else {
+            throw DualcamError.invalidValue(
+                name: "--min-depth \(minDepthMetres) m",
+                reason: "needs a \(Int(dMax.rounded(.up)))-pixel disparity search at this size (at most 512); give a larger --min-depth or a smaller --size")
+        }
+        return (low, count)
+    }
+
+    func stereoParameters(search: (min: Int, count: Int)) -> CVStereoParameters {
+        var p = CVStereoParameters(minDisparity: search.min, numDisparities: search.count)
+        p.blockSize = blockSize
+        p.uniqueness = uniqueness
+        p.speckleWindow = speckleWindow
+        p.speckleRange = speckleRange
+        p.leftRightTolerance = leftRightTolerance
+        p.refine = refine
+        p.refineRadius = refineRadius
+        p.minZNCC = minZNCC
+        return p
+    }
+}
