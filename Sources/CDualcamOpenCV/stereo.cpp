@@ -125,7 +125,11 @@ bool refine_pixel(const RefineInputs &in, int x, int y, float &d, float &zncc, f
         const float *brow = in.base.ptr<float>(y + dy);
         for (int dx = -r; dx <= r; ++dx) {
             float dj = drow[x + dx];
-            float w = std::isnan(dj) ? 0.25f : (std::fabs(dj - d0) <= 1.0f ? 1.0f : 0.0f);
+            // Same surface: close to the fitted plane (Gaussian in the residual,
+            // sigma 0.35 px, so small depth steps inside the window weigh little).
+            float residual = (float)(dj - (d0 + gx * dx + gy * dy));
+            float w = std::isnan(dj) ? 0.25f
+                      : (std::fabs(residual) <= 1.0f ? std::exp(-residual * residual / (2.0f * 0.35f * 0.35f)) : 0.0f);
             float di = brow[x + dx] - centre;
             w *= std::exp(-di * di / (2.0f * 40.0f * 40.0f));
             weights[(dy + r) * side + dx + r] = w;
@@ -325,8 +329,12 @@ extern "C" int dc_stereo_sgbm_wls(const dc_mat *left, const dc_mat *right, const
         if (int status = check_params(params, err)) return status;
         auto leftMatcher = make_sgbm(params);
         auto rightMatcher = cv::ximgproc::createRightMatcher(leftMatcher);
-        cv::Mat base = left->mat, match = right->mat;
-        if (reference_right) {
+        // Fresh headers: flipping into a header of the inputs would overwrite them.
+        cv::Mat base, match;
+        if (!reference_right) {
+            base = left->mat;
+            match = right->mat;
+        } else {
             cv::flip(right->mat, base, 1);
             cv::flip(left->mat, match, 1);
         }

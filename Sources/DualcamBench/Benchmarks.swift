@@ -23,6 +23,14 @@ public enum Benchmarks {
         Entry(name: "fuse", summary: "fuse a 640x480 wide image, 2 % LiDAR samples and a stereo disparity into 320x240 absolute depth") { runs in
             try FuseBenchmark.run(runs: runs)
         },
+        Entry(name: "depth", summary: "filtered stereo depth, 640x480 wide/tele -> 320x240, vs OpenCV SGBM + WLS; quality vs ground truth") { runs in
+            try DepthBenchmark.run(name: "depth", input: PixelSize(width: 640, height: 480),
+                                   output: PixelSize(width: 320, height: 240), runs: runs)
+        },
+        Entry(name: "depth-photo", summary: "filtered stereo depth, 1920x1440 wide/tele -> 768x576, vs OpenCV SGBM + WLS; quality vs ground truth") { runs in
+            try DepthBenchmark.run(name: "depth-photo", input: PixelSize(width: 1920, height: 1440),
+                                   output: PixelSize(width: 768, height: 576), runs: runs)
+        },
         Entry(name: "render", summary: "ray-cast the room scene, wide + tele at 1920x1440, 4 samples per pixel") { runs in
             try RenderBenchmark.run(name: "render", scene: SceneLibrary.room(.init()),
                                     size: PixelSize(width: 1920, height: 1440), samplesPerAxis: 2, runs: runs)

@@ -28,10 +28,10 @@ public struct ReferenceAlignment: Sendable {
     /// Bounding box of the covered output pixels (nil when none).
     public let coveredRegion: PixelRect?
 
-    /// `referenceValid` / `otherValid`: the rectified images' data masks
-    /// (uint8, non-zero = data); a pixel counts as covered when both have data there.
+    /// `otherValid`: the other camera's rectified data mask (uint8, non-zero =
+    /// data); a pixel counts as covered when the other camera has data there.
     public init(rectification: StereoRectification, reference: FrameName, outputSize: PixelSize,
-                referenceValid: CVMat, otherValid: CVMat) throws {
+                otherValid: CVMat) throws {
         self.reference = reference
         let model = try rectification.model(of: reference)
         let k = try model.intrinsics.scaled(to: outputSize)
@@ -68,7 +68,7 @@ public struct ReferenceAlignment: Sendable {
         }
         let (rw, rh) = (rect.referenceSize.width, rect.referenceSize.height)
         let back = rotation.inverse.matrix.row2
-        let refValid = referenceValid.packedBytes(), othValid = otherValid.packedBytes()
+        let othValid = otherValid.packedBytes()
         var index = [Int32](repeating: -1, count: w * h)
         var factor = [Float](repeating: .nan, count: w * h)
         var lo = (x: Int.max, y: Int.max), hi = (x: -1, y: -1)
@@ -78,7 +78,9 @@ public struct ReferenceAlignment: Sendable {
             let rx = Int((px + 0.5).rounded(.down)), ry = Int((py + 0.5).rounded(.down))
             guard rx >= 0, ry >= 0, rx < rw, ry < rh else { continue }
             let r = ry * rw + rx
-            guard refValid[r] != 0, othValid[r] != 0 else { continue }
+            // The reference's own pixels always have data (the nearest rectified pixel of a
+            // border pixel may sample a fraction outside the sensor); the other camera must see it.
+            guard othValid[r] != 0 else { continue }
             index[i] = Int32(r)
             let n = rect.normalized(fromPixel: Vector2(Double(rx), Double(ry)))
             factor[i] = Float(back.dot(Vector3(n.x, n.y, 1)))

@@ -89,10 +89,19 @@ public struct StereoDepthEstimator: @unchecked Sendable {
         parameters = options.stereoParameters(search: search)
         wideTable = try RectificationTable(model: wide, rotation: rectification.wideRotation, rectified: rectification.intrinsics)
         teleTable = try RectificationTable(model: tele, rotation: rectification.teleRotation, rectified: rectification.intrinsics)
-        let (refTable, otherTable) = reference == .wide ? (wideTable, teleTable) : (teleTable, wideTable)
         alignment = try ReferenceAlignment(rectification: rectification, reference: reference, outputSize: outputSize,
-                                           referenceValid: refTable.valid, otherValid: otherTable.valid)
+                                           otherValid: reference == .wide ? teleTable.valid : wideTable.valid)
         refineMask = try alignment.sampledMask(rectifiedSize: rectification.size)
+    }
+
+    /// The reference camera `options` leads to (the narrower camera when
+    /// `options.reference` is nil), without building any table.
+    public static func reference(rig: Rig, wideSize: PixelSize, teleSize: PixelSize, wideIntrinsics: Intrinsics? = nil,
+                                 teleIntrinsics: Intrinsics? = nil, options: StereoDepthOptions) throws -> FrameName {
+        if let r = options.reference { return r }
+        let wide = try model(rig, .wide, size: wideSize, perFrame: wideIntrinsics)
+        let tele = try model(rig, .tele, size: teleSize, perFrame: teleIntrinsics)
+        return try StereoRectification(rig: rig, wide: wide, tele: tele, scale: 1, margin: { _ in 0 }).narrower
     }
 
     /// The calibration's camera model for a buffer of `size` (per-frame K if given, same distortion).
@@ -139,7 +148,7 @@ public struct StereoDepthEstimator: @unchecked Sendable {
             values = try fill(unfiltered, confidence: confidence, guide: reference == .wide ? wide : tele)
             if let temporal { values = temporal.smooth(values) }
         }
-        return result(values: values, unfiltered: unfiltered, confidence: confidence)
+        return result(values: values, unfiltered: unfiltered, confidence: confidence, filtered: options.filtered)
     }
 
     /// The confidence-weighted, reference-guided fill of `values` (rectified pixel disparity at the output).
@@ -158,18 +167,26 @@ public struct StereoDepthEstimator: @unchecked Sendable {
             confidence: .floats(weights, width: size.width, height: size.height),
             guide: guideImage.makeCVMat(), lambda: options.fillLambda, sigmaColor: options.fillSigmaColor,
             minWeight: 1e-6).floats()
-        // Outside the overlap stays NaN; anything the smoother could not reach takes its nearest value.
-        let inside = zip(smoothed, covered).map { $1 ? $0 : .nan }
+        // Measured values are kept in proportion to their confidence (a confident
+        // match is not pulled towards its neighbours across a depth edge):
+        // v = c measured + (1 - c) smoothed. Outside the overlap stays NaN;
+        // anything the smoother could not reach takes its nearest value.
+        var inside = smoothed
+        for i in inside.indices {
+            if !covered[i] { inside[i] = .nan; continue }
+            let m = values[i], c = min(max(confidence[i], 0), 1)
+            if m.isFinite, inside[i].isFinite { inside[i] = c * m + (1 - c) * inside[i] }
+        }
         return HoleFilling.nearestFill(inside, width: size.width, keep: covered)
     }
 
-    func result(values: [Float], unfiltered: [Float], confidence: [Float]) -> StereoDepthResult {
+    func result(values: [Float], unfiltered: [Float], confidence: [Float], filtered: Bool) -> StereoDepthResult {
         let fb = rectification.pixelsPerInverseMetre
         // The smallest disparity kept: beyond the search (or beyond --max-depth) is no measurement.
         let dFloor = max(options.maxDepthMetres.isInfinite ? 0 : fb / options.maxDepthMetres, 1e-6)
         let depth = zip(values, alignment.depthFactor).map { d, k -> Float in
             guard d.isFinite, k.isFinite else { return .nan }
-            if d < Float(dFloor) { return options.filtered ? Float(fb / dFloor) * k : .nan }
+            if d < Float(dFloor) { return filtered ? Float(fb / dFloor) * k : .nan }
             return Float(fb) / d * k
         }
         let covered = alignment.coveredCount
@@ -177,7 +194,7 @@ public struct StereoDepthEstimator: @unchecked Sendable {
         let fraction = covered > 0 ? Double(valid) / Double(covered) : 0
         return StereoDepthResult(
             size: alignment.size, reference: reference, intrinsics: alignment.outputIntrinsics,
-            filtered: options.filtered, disparityPixels: values, unfilteredDisparityPixels: unfiltered,
+            filtered: filtered, disparityPixels: values, unfilteredDisparityPixels: unfiltered,
             depthMetres: depth, confidence: confidence, pixelsPerInverseMetre: fb, coveredCount: covered,
             coveredRegion: alignment.coveredRegion, validFraction: fraction,
             highQuality: fraction >= options.highQualityValidFraction, rectification: rectification,

@@ -17,6 +17,7 @@ struct Dualcam: ParsableCommand {
               dualcam calibration convert calib.txt rig.yaml
               dualcam calibrate --pattern chessboard:9x6:25mm --pairs views/ -o rig.yaml
               dualcam homography --distance 1.2m
+              dualcam depth --wide w.png --tele t.png -o depth.pfm --mode unfiltered
               dualcam image info depth.pfm
               dualcam image convert depth.pfm depth.png --depth-png mm
               dualcam synth --scene room --size 1280x960 --out room
@@ -28,7 +29,7 @@ struct Dualcam: ParsableCommand {
             Distances take a unit: 1.2m, 120cm, 1200mm, 4ft, 48in, inf.
             """,
         version: "dualcam \(version) (OpenCV \(OpenCVInfo.version))",
-        subcommands: [ConvergeCommand.self, CalibrationCommand.self, CalibrateCommand.self, HomographyCommand.self, ImageCommand.self, SynthCommand.self, FuseCommand.self, BenchCommand.self, DevicesCommand.self, CaptureCommand.self]
+        subcommands: [ConvergeCommand.self, DepthCommand.self, CalibrationCommand.self, CalibrateCommand.self, HomographyCommand.self, ImageCommand.self, SynthCommand.self, FuseCommand.self, BenchCommand.self, DevicesCommand.self, CaptureCommand.self]
     )
 
     /// ArgumentParser's own errors (unknown option, missing value) print the

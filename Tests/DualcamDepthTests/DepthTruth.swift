@@ -1,4 +1,5 @@
 import DualcamDepth
+import DualcamDepthData
 import DualcamGeometry
 import DualcamImaging
 import DualcamSynthetic
@@ -88,79 +89,39 @@ struct DepthTruth {
         self.covisible = covisible
         self.textured = textured
     }
-
-    /// Pixels within `radius` (Chebyshev) of a GT depth discontinuity
-    /// (4-neighbours whose depths differ by more than `jump` relative).
-    func edgeBand(width w: Int, radius: Int = 3, jump: Float = 0.03) -> [Bool] {
-        let h = depth.count / w
-        var edge = [Bool](repeating: false, count: depth.count)
-        for y in 0..<h {
-            for x in 0..<w {
-                let a = depth[y * w + x]
-                for (nx, ny) in [(x + 1, y), (x, y + 1)] where nx < w && ny < h {
-                    let b = depth[ny * w + nx]
-                    if a.isFinite != b.isFinite || (a.isFinite && abs(a - b) > jump * min(a, b)) {
-                        edge[y * w + x] = true
-                        edge[ny * w + nx] = true
-                    }
-                }
-            }
-        }
-        var band = edge
-        for y in 0..<h {
-            for x in 0..<w where edge[y * w + x] {
-                for by in max(0, y - radius)...min(h - 1, y + radius) {
-                    for bx in max(0, x - radius)...min(w - 1, x + radius) { band[by * w + bx] = true }
-                }
-            }
-        }
-        return band
-    }
 }
 
-/// Summary figures of one estimate against `DepthTruth`.
-struct DepthScores: CustomStringConvertible {
-    var validFraction = 0.0          // finite among the evaluated pixels
-    var disparityMedian = Double.nan // |d - d_gt| (rectified px) over valid evaluated pixels
-    var disparityOver1px = Double.nan
-    var meanAbsRel = Double.nan      // |Z - Z_gt| / Z_gt over valid evaluated pixels
-    var edgeMeanAbsRel = Double.nan
-    var interiorMeanAbsRel = Double.nan
-    var count = 0
+/// The figures of one estimate, all from `DepthMetrics`.
+struct DepthEvaluation {
+    /// Measured values in the rectified geometry (pixel disparity errors; Z_rect = f B / d on both sides),
+    /// over textured, co-visible, covered pixels.
+    var rectified: DepthErrors
+    /// Depth along the reference axis at the output pixels: all, interior and 3-px discontinuity band.
+    var depth: DepthErrorSplit
 
-    var description: String {
-        String(format: "valid %.2f%% of %d, disparity error median %.4f px, >1px %.3f%%, mean abs rel %.3f%% (edge %.3f%%, interior %.3f%%)",
-               100 * validFraction, count, disparityMedian, 100 * disparityOver1px, 100 * meanAbsRel,
-               100 * edgeMeanAbsRel, 100 * interiorMeanAbsRel)
+    /// `useFiltered` picks the result's final values (filtered or not) or its measured ones.
+    init(_ result: StereoDepthResult, truth: DepthTruth, useFiltered: Bool) throws {
+        let fb = Float(result.rectification.pixelsPerInverseMetre)
+        let d = useFiltered ? result.disparityPixels : result.unfilteredDisparityPixels
+        let measured = zip(zip(truth.covered, truth.covisible), truth.textured).map { $0.0 && $0.1 && $1 }
+        rectified = try DepthMetrics.compare(
+            estimateMetres: d.map { fb / $0 }, truthMetres: truth.rectifiedDisparity.map { fb / $0 }, size: result.size,
+            mask: useFiltered ? truth.covered : measured, pixelsPerInverseMetre: Double(fb))
+        let depthValues: [Float] = useFiltered ? result.depthMetres
+            : zip(result.unfilteredDisparityPixels, result.depthMetres).map { $0.isFinite ? $1 : .nan }
+        let estimate = try DepthMap(size: result.size, values: depthValues, type: .depth)
+        let truthMap = try DepthMap(size: result.size, values: truth.depth, type: .depth)
+        depth = try DepthMetrics.compareSplit(estimate: estimate, truth: truthMap,
+                                              mask: useFiltered ? truth.covered : measured, bandRadius: 3,
+                                              pixelsPerInverseMetre: result.outputPixelsPerInverseMetre)
     }
 
-    /// Scores `disparity`/`depth` (per output pixel) over the pixels where `include` holds.
-    init(disparity: [Float], depth: [Float], truth: DepthTruth, include: [Bool], width: Int) {
-        let band = truth.edgeBand(width: width)
-        var errors: [Double] = []
-        var rel = (sum: 0.0, n: 0), edge = (sum: 0.0, n: 0), interior = (sum: 0.0, n: 0)
-        var valid = 0
-        for i in include.indices where include[i] && truth.depth[i].isFinite {
-            count += 1
-            guard disparity[i].isFinite else { continue }
-            valid += 1
-            if truth.rectifiedDisparity[i].isFinite {
-                errors.append(Double(abs(disparity[i] - truth.rectifiedDisparity[i])))
-            }
-            if depth[i].isFinite {
-                let e = Double(abs(depth[i] - truth.depth[i]) / truth.depth[i])
-                rel.sum += e; rel.n += 1
-                if band[i] { edge.sum += e; edge.n += 1 } else { interior.sum += e; interior.n += 1 }
-            }
-        }
-        validFraction = count > 0 ? Double(valid) / Double(count) : 0
-        errors.sort()
-        if !errors.isEmpty {
-            disparityMedian = errors[errors.count / 2]
-            disparityOver1px = Double(errors.filter { $0 > 1 }.count) / Double(errors.count)
-        }
-        meanAbsRel = rel.n > 0 ? rel.sum / Double(rel.n) : .nan
-        edgeMeanAbsRel = edge.n > 0 ? edge.sum / Double(edge.n) : .nan
-        interiorMeanAbsRel = interior.n > 0 ? interior.sum / Double(interior.n) : .nan
+    var summary: String {
+        String(format: "coverage %.2f%%, disparity median %.4f px, mean %.4f px, >1px %.3f%%; depth mean abs rel %.3f%% (interior %.3f%%, 3-px edge band %.3f%%; median disparity error interior %.4f px, band %.4f px at the output size)",
+               100 * rectified.coverage, rectified.disparity?.medianAbsolutePixels ?? .nan,
+               rectified.disparity?.meanAbsolutePixels ?? .nan, 100 * (rectified.disparity?.fractionAbovePixelThreshold ?? .nan),
+               100 * depth.all.meanAbsoluteRelativeError, 100 * depth.interior.meanAbsoluteRelativeError,
+               100 * depth.band.meanAbsoluteRelativeError, depth.interior.disparity?.medianAbsolutePixels ?? .nan,
+               depth.band.disparity?.medianAbsolutePixels ?? .nan)
     }
 }

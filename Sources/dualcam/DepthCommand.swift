@@ -1,0 +1,265 @@
+import ArgumentParser
+import DualcamCalibration
+import DualcamDepth
+import DualcamDepthData
+import DualcamGeometry
+import DualcamImaging
+import DualcamSupport
+import DualcamSynthetic
+import Foundation
+
+struct DepthCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "depth",
+        abstract: "Stereo depth from a wide/tele (or same-lens) pair, aligned to a reference camera.",
+        discussion: """
+            Both images are rectified into one common camera pair, matched (SGBM, left-right check,
+            subpixel refinement, confidence) and the result is mapped into the reference camera at --size.
+            Default reference: the narrower camera (tele on a wide/tele rig). With --reference wide,
+            pixels outside the tele overlap are NaN. A JSON sidecar (OUT.json) describes the map.
+            Without --wide/--tele the built-in demo scene (room) and the nominal rig are used.
+            --wide/--tele directories or videos are sequences: -o is then a directory of numbered maps.
+
+            Example: dualcam depth --wide w.png --tele t.png -o depth.pfm --preview depth.png
+            """
+    )
+
+    @Option(name: .long, help: "Wide image, directory or video (with --tele).")
+    var wide: String?
+
+    @Option(name: .long, help: "Tele image, directory or video (with --wide).")
+    var tele: String?
+
+    @Option(name: .long, help: "Calibration file (default: the nominal phone wide/tele rig).")
+    var calibration: String?
+
+    @Option(name: .long, help: "Reference camera: wide or tele (default: the narrower one).")
+    var reference: String?
+
+    @Option(name: .long, help: "Values: depth (m), disparity (1/m) or pixels (pixel disparity at the output size).")
+    var type: String = "depth"
+
+    @Option(name: .long, help: "Float precision of the file: 16 or 32.")
+    var precision: String = "32"
+
+    @Option(name: .long, help: "Output size: streaming (320 wide), photo (768 wide), native, or WxH.")
+    var size: String = "photo"
+
+    @Option(name: .long, help: "filtered (dense, smoothed, holes filled) or unfiltered (measured values, NaN holes).")
+    var mode: String = "filtered"
+
+    @Option(name: .customLong("min-depth"), parsing: .unconditional, help: "Nearest depth searched, with a unit.")
+    var minDepth: String = "0.3m"
+
+    @Option(name: .customLong("max-depth"), parsing: .unconditional, help: "Farthest depth searched, with a unit, or inf.")
+    var maxDepth: String = "inf"
+
+    @Option(name: .long, help: "Also write the per-pixel confidence (.png: 8-bit, .pfm/.npy/.tiff: float).")
+    var confidence: String?
+
+    @Option(name: .long, help: "Also write a colour preview (.png: near blue, far red, with a metre legend).")
+    var preview: String?
+
+    @Option(name: .shortAndLong, help: "Output map (.pfm, .npy, .png = uint16 mm for depth, .exr); for sequences a directory.")
+    var output: String?
+
+    @Option(name: .long, help: "File format of the maps written for sequences: pfm, npy, png or exr.")
+    var format: String = "pfm"
+
+    @Option(name: .customLong("demo-size"), help: "Size of the built-in demo pair.")
+    var demoSize: String = "1280x960"
+
+    @Flag(name: .long, help: "Print what was done as JSON.")
+    var json = false
+
+    struct Settings {
+        var type: DepthDataType
+        var precision: DepthPrecision
+        var size: DepthOutputSize
+        var options: StereoDepthOptions
+    }
+
+    func run() throws {
+        try reportingErrors { try execute() }
+    }
+
+    /// Everything the command line decides, validated before any input is read.
+    func settings() throws -> Settings {
+        let type = try DepthDataType(parsing: type, flag: "--type")
+        let precision = try DepthPrecision(parsing: precision, flag: "--precision")
+        let size = try DepthOutputSize(parsing: size, flag: "--size")
+        var options = StereoDepthOptions()
+        switch mode.lowercased() {
+        case "filtered": options.filtered = true
+        case "unfiltered": options.filtered = false
+        default: throw DualcamError.invalidValue(name: "--mode '\(mode)'", reason: "expected filtered or unfiltered")
+        }
+        if let r = reference {
+            guard ["wide", "tele"].contains(r.lowercased()) else {
+                throw DualcamError.invalidValue(name: "--reference '\(r)'", reason: "expected wide or tele")
+            }
+            options.reference = FrameName(r.lowercased())
+        }
+        options.minDepthMetres = try parseFlag("--min-depth", minDepth) { try Distance(parsing: $0) }.metres
+        options.maxDepthMetres = try parseFlag("--max-depth", maxDepth) { try Distance(parsing: $0) }.metres
+        try options.validate()
+        return Settings(type: type, precision: precision, size: size, options: options)
+    }
+
+    func execute() throws {
+        let clock = Timings()
+        var settings = try settings()
+        let sequenceMode = [wide, tele].contains { $0.map { ImageSequence.isSequence(URL(fileURLWithPath: $0)) } ?? false }
+        let outPath = output ?? (sequenceMode ? "depth-frames" : "depth.pfm")
+        if sequenceMode {
+            let format = try DepthFileFormat.of(URL(fileURLWithPath: "frame.\(format)"))
+            guard format.isWritable else {
+                throw DualcamError.invalidValue(name: "--format \(self.format)", reason: "this OpenCV build cannot write it")
+            }
+        } else {
+            let format = try DepthFileFormat.of(URL(fileURLWithPath: outPath))
+            guard format.isWritable else {
+                throw DualcamError.invalidValue(name: outPath, reason: "this OpenCV build cannot write .\(format.rawValue) files")
+            }
+        }
+        if let confidence { _ = try ImageFormat.of(URL(fileURLWithPath: confidence)) }
+        if let preview, try ImageFormat.of(URL(fileURLWithPath: preview)) != .png {
+            throw DualcamError.invalidValue(name: "--preview \(preview)", reason: "expected a .png file")
+        }
+        let loaded = try loadCalibration(calibration)
+        var notes: [String] = []
+        if sequenceMode {
+            guard let w = wide, let t = tele else {
+                throw DualcamError.invalidValue(name: wide == nil ? "--wide" : "--tele",
+                                                reason: "give both --wide and --tele, or neither for the demo scene")
+            }
+            try depthSequences(wide: w, tele: t, calibration: loaded, settings: settings, output: outPath)
+            return
+        }
+        var rig = loaded.file.rig
+        var calibrationLabel = loaded.label
+        let wideImage: Image, teleImage: Image
+        var wideK: Intrinsics?, teleK: Intrinsics?
+        var inputs: [String: String] = [:]
+        switch (wide, tele) {
+        case let (w?, t?):
+            wideImage = try clock.measure("read") { try ImageIO.read(URL(fileURLWithPath: w)) }
+            teleImage = try clock.measure("read") { try ImageIO.read(URL(fileURLWithPath: t)) }
+            inputs = ["wide": w, "tele": t]
+            wideK = try perFrameIntrinsics(URL(fileURLWithPath: w), wideImage, .wide, loaded.file)
+            teleK = try perFrameIntrinsics(URL(fileURLWithPath: t), teleImage, .tele, loaded.file)
+        case (nil, nil):
+            let size = try parseFlag("--demo-size", demoSize, parseSize)
+            notes.append("depth: no --wide/--tele given; using the built-in demo scene (room, \(size)) and \(calibration == nil ? "the nominal rig" : calibrationLabel)")
+            let demo = try clock.measure("render demo") { try DemoPair(calibration: loaded.file, size: size) }
+            wideImage = demo.wide.image
+            teleImage = demo.tele.image
+            rig = demo.calibration.rig
+            calibrationLabel += " (scaled to \(size))"
+            inputs = ["demo": "room scene, \(size)"]
+        default:
+            throw DualcamError.invalidValue(name: wide == nil ? "--wide" : "--tele",
+                                            reason: "give both --wide and --tele, or neither for the demo scene")
+        }
+        let wideSize = PixelSize(width: wideImage.width, height: wideImage.height)
+        let teleSize = PixelSize(width: teleImage.width, height: teleImage.height)
+        let estimator = try clock.measure("setup") {
+            try makeEstimator(rig: rig, wideSize: wideSize, teleSize: teleSize, wideK: wideK, teleK: teleK, settings: &settings)
+        }
+        let result = try clock.measure("depth") { try estimator.estimate(wide: wideImage, tele: teleImage) }
+        let outputs = try clock.measure("write") { try write(result, settings: settings, to: URL(fileURLWithPath: outPath), extras: true) }
+        if !result.highQuality {
+            notes.append(String(format: "depth: low quality: only %.1f%% of the overlap matched (little texture?)", 100 * result.validFraction))
+        }
+        for note in notes { FileHandle.standardError.write(Data((note + "\n").utf8)) }
+        if json {
+            try printJSON(Report(inputs: inputs, calibration: calibrationLabel, result: result, settings: settings,
+                                 outputs: outputs, timingsMs: clock.milliseconds))
+        } else {
+            print("depth: \(settings.type) \(result.size) aligned to \(result.reference), "
+                + "\(settings.options.filtered ? "filtered" : "unfiltered"), "
+                + String(format: "%.1f%% measured", 100 * result.validFraction) + " -> \(outPath)")
+        }
+    }
+
+    /// The estimator for one geometry; resolves the output size against the reference buffer.
+    func makeEstimator(rig: Rig, wideSize: PixelSize, teleSize: PixelSize, wideK: Intrinsics?, teleK: Intrinsics?,
+                       settings: inout Settings) throws -> StereoDepthEstimator {
+        // The reference (default: the narrower camera) decides the size's aspect ratio.
+        var probe = settings.options
+        probe.outputSize = nil
+        let reference = try StereoDepthEstimator.reference(rig: rig, wideSize: wideSize, teleSize: teleSize,
+                                                          wideIntrinsics: wideK, teleIntrinsics: teleK, options: probe)
+        settings.options.outputSize = try settings.size.resolved(for: reference == .wide ? wideSize : teleSize)
+        return try StereoDepthEstimator(rig: rig, wideSize: wideSize, teleSize: teleSize, wideIntrinsics: wideK,
+                                        teleIntrinsics: teleK, options: settings.options)
+    }
+
+    /// Writes the map + sidecar, and with `extras` the confidence and preview; returns the paths.
+    func write(_ result: StereoDepthResult, settings: Settings, to url: URL, extras: Bool) throws -> [String] {
+        let map = try result.depthMap(type: settings.type)
+        var extra: [String: JSONValue] = [
+            "mode": .string(settings.options.filtered ? "filtered" : "unfiltered"),
+            "measured_fraction_of_overlap": .number(result.validFraction),
+            "rectified_size": .array([.number(Double(result.rectification.size.width)), .number(Double(result.rectification.size.height))]),
+            "baseline_m": .number(result.rectification.baselineMetres),
+        ]
+        if let region = result.coveredRegion {
+            extra["overlap_region"] = .object(["x": .number(Double(region.x)), "y": .number(Double(region.y)),
+                                               "width": .number(Double(region.width)), "height": .number(Double(region.height))])
+        }
+        try DepthMapWriter.writeWithMetadata(map, to: url, precision: settings.precision,
+                                             coveredRegion: .some(result.coveredRegion), extra: extra)
+        var outputs = [url.path, DepthMetadata.sidecarURL(for: url).path]
+        if extras, let confidence {
+            try result.confidenceMap().write(to: URL(fileURLWithPath: confidence))
+            outputs.append(confidence)
+        }
+        if extras, let preview {
+            _ = try DepthPreview.write(try result.depthMap(type: .depth), to: URL(fileURLWithPath: preview))
+            outputs.append(preview)
+        }
+        return outputs
+    }
+
+    struct Report: Encodable {
+        var inputs: [String: String]
+        var calibration: String
+        var reference: String
+        var type: String
+        var mode: String
+        var size: [Int]
+        var rectifiedSize: [Int]
+        var disparitySearch: [Int]
+        var measuredFraction: Double
+        var quality: String
+        var coveredRegion: [Int]?
+        var outputs: [String]
+        var timingsMs: [String: Double]
+
+        init(inputs: [String: String], calibration: String, result: StereoDepthResult, settings: Settings,
+             outputs: [String], timingsMs: [String: Double]) {
+            self.inputs = inputs
+            self.calibration = calibration
+            reference = result.reference.rawValue
+            type = settings.type.rawValue
+            mode = settings.options.filtered ? "filtered" : "unfiltered"
+            size = [result.size.width, result.size.height]
+            rectifiedSize = [result.rectification.size.width, result.rectification.size.height]
+            disparitySearch = [result.disparitySearch.min, result.disparitySearch.min + result.disparitySearch.count - 1]
+            measuredFraction = result.validFraction
+            quality = result.highQuality ? "high" : "low"
+            coveredRegion = result.coveredRegion.map { [$0.x, $0.y, $0.width, $0.height] }
+            self.outputs = outputs
+            self.timingsMs = timingsMs
+        }
+    }
+}
+
+/// The per-frame sidecar's intrinsics for an image file, at its buffer size; nil without a sidecar.
+func perFrameIntrinsics(_ file: URL?, _ image: Image, _ camera: FrameName, _ calibration: CalibrationFile) throws -> Intrinsics? {
+    guard let file else { return nil }
+    let resolved = try IntrinsicsResolver.resolve(image: file, bufferSize: PixelSize(width: image.width, height: image.height),
+                                                  camera: camera, calibration: calibration)
+    return resolved.source == .perFrame ? resolved.intrinsics : nil
+}

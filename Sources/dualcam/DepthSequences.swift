@@ -1,0 +1,99 @@
+import DualcamCalibration
+import DualcamDepth
+import DualcamDepthData
+import DualcamGeometry
+import DualcamImaging
+import DualcamSupport
+import Foundation
+
+extension DepthCommand {
+    struct SequenceReport: Encodable {
+        var inputs: [String: String]
+        var calibration: String
+        var pairs: Int
+        var reference: String
+        var mode: String
+        var measuredFraction: [Double]
+        var output: String
+        var timingsMs: [String: Double]
+    }
+
+    /// Depth for every pair of two frame sequences (directories or videos),
+    /// paired by index, written as numbered maps (`depth_0000.pfm` + sidecars)
+    /// into the directory `output`. Filtered output is also smoothed over time
+    /// (`TemporalSmoother`). The estimator is rebuilt only when the buffer
+    /// sizes or per-frame intrinsics change. Maps are staged in a hidden
+    /// directory and moved into place at the end, so a failure leaves nothing.
+    func depthSequences(wide: String, tele: String, calibration loaded: LoadedCalibration, settings: Settings,
+                        output: String) throws {
+        let outURL = URL(fileURLWithPath: output)
+        let fm = FileManager.default
+        var isDirectory: ObjCBool = false
+        if fm.fileExists(atPath: outURL.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw DualcamError.io(path: output, reason: "exists and is not a directory")
+        }
+        let parent = outURL.deletingLastPathComponent()
+        guard fm.fileExists(atPath: parent.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw DualcamError.io(path: output, reason: "parent directory \(parent.path) does not exist")
+        }
+        let wideSequence = try ImageSequence(url: URL(fileURLWithPath: wide))
+        let teleSequence = try ImageSequence(url: URL(fileURLWithPath: tele))
+        if let a = wideSequence.count, let b = teleSequence.count, a != b,
+           !VideoIO.isVideo(wideSequence.url), !VideoIO.isVideo(teleSequence.url) {
+            throw DualcamError.invalidValue(name: "--wide/--tele",
+                                            reason: "\(wide) has \(a) frames but \(tele) has \(b); the sequences must pair up")
+        }
+        let staging = parent.appendingPathComponent(".\(outURL.lastPathComponent).partial-\(ProcessInfo.processInfo.processIdentifier)")
+        try? fm.removeItem(at: staging)
+        try fm.createDirectory(at: staging, withIntermediateDirectories: true)
+        defer { try? fm.removeItem(at: staging) }
+        let total = [wideSequence.count, teleSequence.count].compactMap { $0 }.min()
+        let progress = Progress(label: "depth: pair", total: total)
+        let clock = Timings()
+        let temporal = TemporalSmoother()
+        var settings = settings
+        var estimator: StereoDepthEstimator?
+        var key: [String] = []
+        var fractions: [Double] = []
+        var names: [String] = []
+        while let w = try clock.measure("read", { try wideSequence.next() }), let t = try clock.measure("read", { try teleSequence.next() }) {
+            let wideK = try perFrameIntrinsics(w.file, w.image, .wide, loaded.file)
+            let teleK = try perFrameIntrinsics(t.file, t.image, .tele, loaded.file)
+            let wideSize = PixelSize(width: w.image.width, height: w.image.height)
+            let teleSize = PixelSize(width: t.image.width, height: t.image.height)
+            let newKey = ["\(wideSize)", "\(teleSize)", "\(String(describing: wideK))", "\(String(describing: teleK))"]
+            if estimator == nil || newKey != key {
+                estimator = try clock.measure("setup") {
+                    try makeEstimator(rig: loaded.file.rig, wideSize: wideSize, teleSize: teleSize, wideK: wideK, teleK: teleK,
+                                      settings: &settings)
+                }
+                key = newKey
+            }
+            let result = try clock.measure("depth") { try estimator!.estimate(wide: w.image, tele: t.image, temporal: temporal) }
+            let name = String(format: "depth_%04d.%@", names.count, format.lowercased())
+            _ = try clock.measure("write") {
+                try write(result, settings: settings, to: staging.appendingPathComponent(name), extras: false)
+            }
+            names.append(name)
+            fractions.append(result.validFraction)
+            progress.update(names.count)
+        }
+        progress.end()
+        guard !names.isEmpty else { throw DualcamError.format(path: wide, reason: "no frames to process") }
+        try fm.createDirectory(at: outURL, withIntermediateDirectories: true)
+        for name in names {
+            for file in [name, name + ".json"] {
+                let destination = outURL.appendingPathComponent(file)
+                try? fm.removeItem(at: destination)
+                try fm.moveItem(at: staging.appendingPathComponent(file), to: destination)
+            }
+        }
+        if json {
+            try printJSON(SequenceReport(inputs: ["wide": wide, "tele": tele], calibration: loaded.label, pairs: names.count,
+                                         reference: estimator?.reference.rawValue ?? "", mode: settings.options.filtered ? "filtered" : "unfiltered",
+                                         measuredFraction: fractions, output: output, timingsMs: clock.milliseconds))
+        } else {
+            print("depth: \(names.count) pairs -> \(output)/depth_NNNN.\(format.lowercased())")
+        }
+    }
+}

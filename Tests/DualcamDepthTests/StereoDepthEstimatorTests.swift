@@ -1,0 +1,98 @@
+import DualcamDepthData
+import DualcamGeometry
+import DualcamImaging
+import XCTest
+@testable import DualcamDepth
+
+/// The estimator on small renders: wide reference, degenerate input, filling, temporal smoothing.
+final class StereoDepthEstimatorTests: XCTestCase {
+    static let size = PixelSize(width: 640, height: 480)
+
+    func estimator(_ pair: DepthFixtures.Pair, reference: FrameName? = nil, filtered: Bool = true,
+                   output: PixelSize = PixelSize(width: 320, height: 240)) throws -> StereoDepthEstimator {
+        var options = StereoDepthOptions()
+        options.reference = reference
+        options.filtered = filtered
+        options.outputSize = output
+        return try StereoDepthEstimator(rig: pair.rig, wideSize: pair.wide.size, teleSize: pair.tele.size, options: options)
+    }
+
+    /// With the wide as reference only the tele overlap is covered; outside it
+    /// both modes give NaN, and the covered region is reported.
+    func testWideReferenceCoversOnlyTheOverlap() throws {
+        let pair = try DepthFixtures.pair("room", size: Self.size)
+        for filtered in [false, true] {
+            let result = try estimator(pair, reference: .wide, filtered: filtered).estimate(wide: pair.wide.image, tele: pair.tele.image)
+            XCTAssertEqual(result.reference, .wide)
+            let region = try XCTUnwrap(result.coveredRegion)
+            // The tele sees about the central half of the wide view.
+            XCTAssertEqual(Double(region.width), 160, accuracy: 12)
+            XCTAssertEqual(Double(region.height), 120, accuracy: 12)
+            XCTAssertEqual(Double(region.x + region.width / 2), 160, accuracy: 8)
+            let w = result.size.width
+            for (i, v) in result.depthMetres.enumerated() {
+                let (x, y) = (i % w, i / w)
+                let inside = x >= region.x && x < region.x + region.width && y >= region.y && y < region.y + region.height
+                if !inside { XCTAssertTrue(v.isNaN, "(\(x), \(y)) outside the overlap has \(v)"); break }
+            }
+            if filtered {
+                let covered = result.depthMetres.filter(\.isFinite).count
+                XCTAssertEqual(covered, result.coveredCount)
+            }
+            let map = try result.depthMap()
+            XCTAssertEqual(map.validBoundingBox, region)
+        }
+    }
+
+    /// Zero texture: no crash, low quality, no invented values in unfiltered mode.
+    func testUniformImagesGiveLowQuality() throws {
+        let pair = try DepthFixtures.pair("room", size: Self.size)
+        let grey = try Image(width: Self.size.width, height: Self.size.height, channels: 3,
+                             pixels: [UInt8](repeating: 128, count: Self.size.width * Self.size.height * 3))
+        for filtered in [false, true] {
+            let result = try estimator(pair, filtered: filtered).estimate(wide: grey, tele: grey)
+            XCTAssertFalse(result.highQuality)
+            XCTAssertLessThan(result.validFraction, 0.05)
+            XCTAssertEqual(try result.depthMap().quality, .low)
+        }
+    }
+
+    /// The same textured image as both views: everything at infinity (zero disparity); no crash.
+    func testIdenticalImagesAreFarAway() throws {
+        let pair = try DepthFixtures.pair("room", size: Self.size)
+        let result = try estimator(pair, filtered: false).estimate(wide: pair.tele.image, tele: pair.tele.image)
+        let measured = result.unfilteredDisparityPixels.filter(\.isFinite)
+        let near = measured.filter { abs($0) < 0.5 }.count
+        XCTAssertGreaterThan(measured.count, result.coveredCount / 2)
+        XCTAssertGreaterThan(Double(near), 0.98 * Double(measured.count))
+    }
+
+    /// Filtered depth is dense over the covered pixels and types convert exactly.
+    func testFilteredOutputIsDenseAndTyped() throws {
+        let pair = try DepthFixtures.pair("room", size: Self.size)
+        let result = try estimator(pair).estimate(wide: pair.wide.image, tele: pair.tele.image)
+        XCTAssertEqual(result.depthMetres.filter(\.isFinite).count, result.size.width * result.size.height)
+        let depth = try result.depthMap(type: .depth), disparity = try result.depthMap(type: .disparity)
+        let pixels = try result.depthMap(type: .pixels)
+        XCTAssertTrue(depth.isFiltered)
+        XCTAssertEqual(depth.accuracy, .relative)
+        XCTAssertEqual(depth.referenceCamera, "tele")
+        let k = result.outputPixelsPerInverseMetre
+        for i in stride(from: 0, to: depth.values.count, by: 997) {
+            XCTAssertEqual(Double(disparity.values[i]), 1 / Double(depth.values[i]), accuracy: 1e-6)
+            XCTAssertEqual(Double(pixels.values[i]), k / Double(depth.values[i]), accuracy: 1e-4)
+        }
+        let levels = try result.confidenceMap().levelCounts
+        XCTAssertGreaterThan(levels[.high] ?? 0, result.coveredCount / 2)
+    }
+
+    func testTemporalSmoothingAveragesOnlyAgreeingValues() {
+        let smoother = TemporalSmoother(weight: 0.5, relativeTolerance: 0.05)
+        let first = smoother.smooth([10, 10, .nan])
+        XCTAssertEqual(first[0], 10)
+        let second = smoother.smooth([10.2, 20, 5])
+        XCTAssertEqual(second[0], 10.1, accuracy: 1e-5)  // agrees within 5 %: averaged
+        XCTAssertEqual(second[1], 20)                     // a jump (motion): the current value
+        XCTAssertEqual(second[2], 5)                      // newly measured: the current value
+    }
+}

@@ -1,0 +1,130 @@
+import DualcamImaging
+import Foundation
+import TestSupport
+import XCTest
+
+/// `dualcam depth`: the built-in demo, a synthetic `steps` pair from
+/// `dualcam synth` (320x240, 1 spp), sequences, and bad input (unknown
+/// --type/--size, aspect mismatch, cameras without overlap).
+final class DepthCommandTests: XCTestCase {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var shared: TemporaryDirectory?
+
+    override class func tearDown() {
+        lock.lock()
+        shared = nil
+        lock.unlock()
+        super.tearDown()
+    }
+
+    struct FixtureError: Error, CustomStringConvertible { var message: String; var description: String { message } }
+
+    /// fx/ (synth steps 320x240), crop/ (fx cropped to 320x180), seq/{wide,tele}/ (two copies of fx),
+    /// apart.yaml (the nominal rig with the tele turned 90 degrees away).
+    static func fixtures() throws -> TemporaryDirectory {
+        lock.lock()
+        defer { lock.unlock() }
+        if let shared { return shared }
+        let dir = try TemporaryDirectory("dualcam-depth-fixtures")
+        let synth = try E2E.run(["synth", "--scene", "steps", "--size", "320x240", "--spp", "1", "--out", "fx"], in: dir)
+        guard synth.status == 0 else { throw FixtureError(message: "synth failed: \(synth.stderr)") }
+        let fm = FileManager.default
+        for name in ["crop", "seq", "seq/wide", "seq/tele"] {
+            try fm.createDirectory(at: dir.path(name), withIntermediateDirectories: false)
+        }
+        for camera in ["wide", "tele"] {
+            let image = try ImageIO.read(dir.path("fx/\(camera).png"))
+            try ImageIO.write(try image.cropped(x: 0, y: 30, width: 320, height: 180), to: dir.path("crop/\(camera).png"))
+            for i in 0..<2 { try ImageIO.write(image, to: dir.path("seq/\(camera)/\(i).png")) }
+        }
+        var yaml = try E2E.nominalYAML()
+        let start = try XCTUnwrap(yaml.range(of: "    rotation: ["))
+        let end = try XCTUnwrap(yaml[start.upperBound...].range(of: "]"))
+        yaml.replaceSubrange(start.lowerBound..<end.upperBound, with: "    rotation: [0, 0, 1, 0, 1, 0, -1, 0, 0]")
+        try yaml.write(to: dir.path("apart.yaml"), atomically: true, encoding: .utf8)
+        shared = dir
+        return dir
+    }
+
+    func testDemoWritesDepthSidecarAndConfidence() throws {
+        let dir = try TemporaryDirectory("dualcam-depth-demo")
+        let result = try E2E.succeed(["depth", "--demo-size", "320x240", "--size", "streaming", "-o", "d.pfm",
+                                      "--confidence", "c.png", "--preview", "p.png", "--json"], in: dir)
+        XCTAssertTrue(result.stderr.contains("built-in demo"), result.stderr)
+        let report = try E2E.jsonObject(result.stdout)
+        XCTAssertEqual(report["reference"] as? String, "tele")
+        XCTAssertEqual(report["mode"] as? String, "filtered")
+        let map = try ImageIO.read(dir.path("d.pfm"))
+        XCTAssertEqual([map.width, map.height], [320, 240])
+        let values = try map.pixels(as: Float.self)
+        XCTAssertTrue(values.allSatisfy { $0.isFinite && $0 > 0.3 && $0 < 8 }, "filtered demo depth out of the room's range")
+        let sidecar = try E2E.jsonObject(String(contentsOf: dir.path("d.pfm.json"), encoding: .utf8))
+        XCTAssertEqual(sidecar["type"] as? String, "depth")
+        XCTAssertEqual(sidecar["accuracy"] as? String, "relative")
+        XCTAssertEqual(sidecar["filtered"] as? Bool, true)
+        XCTAssertEqual(sidecar["reference_camera"] as? String, "tele")
+        XCTAssertEqual(sidecar["quality"] as? String, "high")
+        let confidence = try ImageIO.read(dir.path("c.png"))
+        XCTAssertEqual([confidence.width, confidence.height, confidence.channels], [320, 240, 1])
+        let preview = try ImageIO.read(dir.path("p.png"))
+        XCTAssertEqual(preview.channels, 3)
+        XCTAssertGreaterThanOrEqual(preview.width, 320)
+    }
+
+    /// steps: planes at 0.5, 1, 2, 4 m before a wall at 6 m; the unfiltered wide-reference
+    /// disparity (1/m) of the measured pixels matches the truth around the image centre.
+    func testSynthPairUnfilteredWideReferenceDisparity() throws {
+        let dir = try Self.fixtures()
+        let result = try E2E.succeed(["depth", "--wide", "fx/wide.png", "--tele", "fx/tele.png", "--calibration",
+                                      "fx/calibration.yaml", "--reference", "wide", "--mode", "unfiltered", "--type",
+                                      "disparity", "--size", "native", "-o", "out-disp.npy", "--json"], in: dir)
+        let report = try E2E.jsonObject(result.stdout)
+        let region = E2E.doubles(report["covered_region"])
+        XCTAssertEqual(region.count, 4)
+        let map = try ImageIO.read(dir.path("out-disp.npy"))
+        let truth = try ImageIO.read(dir.path("fx/wide.depth.pfm"))
+        let d = try map.pixels(as: Float.self), z = try truth.pixels(as: Float.self)
+        var errors: [Float] = []
+        var outside = 0
+        for y in 0..<240 {
+            for x in 0..<320 {
+                let i = y * 320 + x
+                let inside = Double(x) >= region[0] && Double(x) < region[0] + region[2] && Double(y) >= region[1] && Double(y) < region[1] + region[3]
+                if !inside { if d[i].isFinite { outside += 1 }; continue }
+                if d[i].isFinite, z[i].isFinite { errors.append(abs(d[i] - 1 / z[i]) * z[i]) }
+            }
+        }
+        XCTAssertEqual(outside, 0, "values outside the covered region")
+        errors.sort()
+        XCTAssertGreaterThan(errors.count, 5000)
+        XCTAssertLessThan(errors[errors.count / 2], 0.05, "median relative error")
+    }
+
+    func testSequenceWritesNumberedMaps() throws {
+        let dir = try Self.fixtures()
+        try E2E.succeed(["depth", "--wide", "seq/wide", "--tele", "seq/tele", "--calibration", "fx/calibration.yaml",
+                         "--size", "160x120", "-o", "seq-out"], in: dir)
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path("seq-out").path).sorted()
+        XCTAssertEqual(names, ["depth_0000.pfm", "depth_0000.pfm.json", "depth_0001.pfm", "depth_0001.pfm.json"])
+    }
+
+    func testBadInputFailsCleanly() throws {
+        let dir = try Self.fixtures()
+        let pair = ["--wide", "fx/wide.png", "--tele", "fx/tele.png", "--calibration", "fx/calibration.yaml"]
+        try E2E.assertFailsCleanly(["depth", "--type", "height", "-o", "bad1.pfm"] + pair, in: dir,
+                                   mentions: ["--type", "depth, disparity or pixels"], absent: ["bad1.pfm"])
+        try E2E.assertFailsCleanly(["depth", "--size", "huge", "-o", "bad2.pfm"] + pair, in: dir,
+                                   mentions: ["--size"], absent: ["bad2.pfm"])
+        try E2E.assertFailsCleanly(["depth", "--size", "300x300", "-o", "bad3.pfm"] + pair, in: dir,
+                                   mentions: ["--size", "aspect"], absent: ["bad3.pfm"])
+        try E2E.assertFailsCleanly(["depth", "--wide", "crop/wide.png", "--tele", "crop/tele.png", "--calibration",
+                                    "fx/calibration.yaml", "-o", "bad4.pfm"], in: dir,
+                                   mentions: ["wide", "aspect"], absent: ["bad4.pfm"])
+        try E2E.assertFailsCleanly(["depth", "--calibration", "apart.yaml", "--wide", "fx/wide.png", "--tele", "fx/tele.png",
+                                    "-o", "bad5.pfm"], in: dir, mentions: ["overlap"], absent: ["bad5.pfm"])
+        try E2E.assertFailsCleanly(["depth", "--mode", "smooth", "-o", "bad6.pfm"] + pair, in: dir,
+                                   mentions: ["--mode", "filtered or unfiltered"], absent: ["bad6.pfm"])
+        try E2E.assertFailsCleanly(["depth", "--min-depth", "2m", "--max-depth", "1m", "-o", "bad7.pfm"] + pair, in: dir,
+                                   mentions: ["--max-depth"], absent: ["bad7.pfm"])
+    }
+}
