@@ -33,14 +33,13 @@ final class StereoDepthEstimatorTests: XCTestCase {
             for (i, v) in result.depthMetres.enumerated() {
                 let (x, y) = (i % w, i / w)
                 let inside = x >= region.x && x < region.x + region.width && y >= region.y && y < region.y + region.height
-                if !inside { XCTAssertTrue(v.isNaN, "(\(x), \(y)) outside the overlap has \(v)"); break }
+                if !inside, !v.isNaN { XCTFail("(\(x), \(y)) outside the overlap has \(v)"); break }
             }
             if filtered {
                 let covered = result.depthMetres.filter(\.isFinite).count
                 XCTAssertEqual(covered, result.coveredCount)
             }
-            let map = try result.depthMap()
-            XCTAssertEqual(map.validBoundingBox, region)
+            if filtered { XCTAssertEqual(try result.depthMap().validBoundingBox, region) }
         }
     }
 
@@ -57,14 +56,13 @@ final class StereoDepthEstimatorTests: XCTestCase {
         }
     }
 
-    /// The same textured image as both views: everything at infinity (zero disparity); no crash.
-    func testIdenticalImagesAreFarAway() throws {
+    /// The same image as both views (which the two rectifications warp
+    /// differently, so it is no consistent pair): no crash, low quality.
+    func testIdenticalImagesGiveLowQuality() throws {
         let pair = try DepthFixtures.pair("room", size: Self.size)
         let result = try estimator(pair, filtered: false).estimate(wide: pair.tele.image, tele: pair.tele.image)
-        let measured = result.unfilteredDisparityPixels.filter(\.isFinite)
-        let near = measured.filter { abs($0) < 0.5 }.count
-        XCTAssertGreaterThan(measured.count, result.coveredCount / 2)
-        XCTAssertGreaterThan(Double(near), 0.98 * Double(measured.count))
+        XCTAssertFalse(result.highQuality)
+        XCTAssertLessThan(result.validFraction, 0.5)
     }
 
     /// Filtered depth is dense over the covered pixels and types convert exactly.
