@@ -28,6 +28,11 @@ import PackageDescription
 //        DualcamImaging (pattern detection), DualcamCV (calib3d shim),
 //        DualcamLinearAlgebra (extrinsic uncertainties), Yams (suite manifests)
 //
+//   DualcamDepth (issue 8: stereo depth; rectification of a heterogeneous pair,
+//   SGBM + LR check + subpixel refinement + confidence, reference alignment, fill)
+//     -> DualcamDepthData, DualcamCV (stereo shim: rectify maps, SGBM, WLS, FGS),
+//        DualcamImaging, DualcamCalibration, DualcamGeometry, DualcamSupport
+//
 //   DualcamFusion (sparse metric samples + wide image + stereo -> absolute depth)
 //     -> DualcamDepthData, DualcamCV (ximgproc FGS / guided filter via the
 //        edge_aware shim), DualcamLinearAlgebra (robust scale/shift fit),
