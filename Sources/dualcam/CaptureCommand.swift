@@ -31,6 +31,8 @@ struct CaptureCommand: ParsableCommand {
 
     @OptionGroup var device: DeviceOptions
 
+    @OptionGroup var camera: CameraModeOptions
+
     @Option(name: .long, help: "Output directory (new or empty).")
     var out: String
 
@@ -39,7 +41,7 @@ struct CaptureCommand: ParsableCommand {
     }
 
     func execute() throws {
-        let options = try device.liveOptions(wide: wide, tele: tele, fps: fps)
+        let options = try device.liveOptions(wide: wide, tele: tele, fps: fps, size: camera.size, format: camera.format)
         let limit = try device.limit()
         let outURL = URL(fileURLWithPath: out)
         // Validate the destination before opening cameras.

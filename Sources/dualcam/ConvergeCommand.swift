@@ -59,6 +59,8 @@ struct ConvergeCommand: ParsableCommand {
     @OptionGroup(title: "Cameras (--wide/--tele V4L2 devices, or --stereo)")
     var device: DeviceOptions
 
+    @OptionGroup var camera: CameraModeOptions
+
     @Option(name: .shortAndLong, help: "Output image; with --sweep a directory of numbered PNG frames or a video (.avi, .mp4, .mkv, .mov).")
     var output: String?
 

@@ -12,16 +12,7 @@ extension ConvergeCommand {
     /// video file instead converges its halves frame by frame. A lost camera
     /// ends the run: the pairs done so far are written, then the error is reported.
     func convergeLive(distance: Distance?, at: Vector2?, view: ConvergenceView, canvas: ConvergenceCanvas) throws {
-        let stereoFile = device.stereo.map { !isCharacterDevice($0) } ?? false
         let limit = try device.limit()
-        let options = stereoFile ? nil : try device.liveOptions(wide: wide, tele: tele, fps: fps)
-        if stereoFile {
-            if let flag = [("--size", device.size), ("--format", device.format), ("--max-skew", device.maxSkew)].first(where: { $0.1 != nil })?.0 ?? (device.fit ? "--fit" : nil) {
-                throw DualcamError.invalidValue(name: flag, reason: "applies to cameras, not to the side-by-side file \(device.stereo!)")
-            }
-        } else if limit.pairs == nil && limit.durationNs == nil {
-            throw DualcamError.invalidValue(name: "--count/--duration", reason: "give one with cameras (the output is written when the run ends)")
-        }
         let loaded = try loadCalibration(calibration)
         let warp: ConvergenceWarp
         do { warp = try ConvergenceWarp(rig: loaded.file.rig, canvas: canvas) } catch {
@@ -29,25 +20,14 @@ extension ConvergeCommand {
         }
         let outPath = output ?? "converge-frames"
         _ = try FrameOutput(path: outPath, fps: fps ?? 30)  // validate the destination before opening inputs
-        let source: PairSource
-        let outputFPS: Double
-        if let options {
-            let live = try LivePairSource(options: options)
-            source = live
-            outputFPS = live.modes.first?.framesPerSecond ?? 30
-        } else {
-            let file = try SideBySideSource(path: device.stereo!, nominalFPS: fps ?? 10)
-            source = file
-            outputFPS = fps ?? file.framesPerSecond
-        }
+        let (source, outputFPS) = try openPairSource(device, wide: wide, tele: tele, fps: fps, size: camera.size, format: camera.format,
+                                                     sizeFlag: "--size", formatFlag: "--format", needsLimit: true)
         let output = try FrameOutput(path: outPath, fps: outputFPS)
         let progress = Progress(label: "converge: pair", total: limit.pairs)
         let clock = Timings()
         var done = 0
         var firstNs: Int64?
-        while limit.pairs.map({ done < $0 }) ?? true, let pair = try source.nextPair() {
-            if firstNs == nil { firstNs = pair.wide.timestampNs }
-            if let d = limit.durationNs, pair.wide.timestampNs - firstNs! >= d { break }
+        while let pair = try nextPair(source, limit: limit, done: done, firstNs: &firstNs) {
             let d = try distance ?? clock.measure("auto distance") {
                 try warp.autoDistance(wide: pair.wide.image, tele: pair.tele.image, options: AutoConvergenceOptions(at: at),
                                       wideIntrinsics: pair.wide.intrinsics, teleIntrinsics: pair.tele.intrinsics).distance

@@ -19,6 +19,9 @@ struct DepthCommand: ParsableCommand {
             pixels outside the tele overlap are NaN. A JSON sidecar (OUT.json) describes the map.
             Without --wide/--tele the built-in demo scene (room) and the nominal rig are used.
             --wide/--tele directories or videos are sequences: -o is then a directory of numbered maps.
+            With cameras (--wide/--tele naming V4L2 devices, or --stereo DEVICE) live pairs are
+            synchronized and processed until --count pairs or --duration; --stereo also takes a
+            side-by-side image or video.
 
             Example: dualcam depth --wide w.png --tele t.png -o depth.pfm --preview depth.png
             """
@@ -72,6 +75,18 @@ struct DepthCommand: ParsableCommand {
     @Flag(name: .long, help: "Print what was done as JSON.")
     var json = false
 
+    @OptionGroup(title: "Cameras (--wide/--tele V4L2 devices, or --stereo)")
+    var device: DeviceOptions
+
+    @Option(name: .customLong("camera-size"), help: "Camera frame size WxH (default: the largest both cameras offer).")
+    var cameraSize: String?
+
+    @Option(name: .customLong("camera-format"), help: "Camera pixel format: mjpeg or yuyv (default: mjpeg when both offer it).")
+    var cameraFormat: String?
+
+    @Option(name: .long, help: "Camera frame rate (default: the highest both cameras offer at the size).")
+    var fps: Double?
+
     struct Settings {
         var type: DepthDataType
         var precision: DepthPrecision
@@ -109,7 +124,8 @@ struct DepthCommand: ParsableCommand {
     func execute() throws {
         let clock = Timings()
         var settings = try settings()
-        let sequenceMode = [wide, tele].contains { $0.map { ImageSequence.isSequence(URL(fileURLWithPath: $0)) } ?? false }
+        let liveMode = device.isLive(wide: wide, tele: tele)
+        let sequenceMode = liveMode || [wide, tele].contains { $0.map { ImageSequence.isSequence(URL(fileURLWithPath: $0)) } ?? false }
         let outPath = output ?? (sequenceMode ? "depth-frames" : "depth.pfm")
         if sequenceMode {
             let format = try DepthFileFormat.of(URL(fileURLWithPath: "frame.\(format)"))
@@ -128,6 +144,10 @@ struct DepthCommand: ParsableCommand {
         }
         let loaded = try loadCalibration(calibration)
         var notes: [String] = []
+        if liveMode {
+            try depthLive(calibration: loaded, settings: settings, output: outPath)
+            return
+        }
         if sequenceMode {
             guard let w = wide, let t = tele else {
                 throw DualcamError.invalidValue(name: wide == nil ? "--wide" : "--tele",

@@ -4,17 +4,21 @@ import DualcamSupport
 import DualcamV4L2
 import Foundation
 
-/// Options for V4L2 cameras shared by capture and converge (--wide/--tele are
-/// the commands' own options; for these commands they may name devices).
-struct DeviceOptions: ParsableArguments {
-    @Option(name: .long, help: "One side-by-side stereo V4L2 device (left half wide, right half tele), instead of --wide/--tele; converge also takes a side-by-side image or video.")
-    var stereo: String?
-
+/// The camera mode flags of capture and converge (depth, whose --size and
+/// --format mean its output, spells them --camera-size and --camera-format).
+struct CameraModeOptions: ParsableArguments {
     @Option(name: .long, help: "Camera frame size WxH (default: the largest both cameras offer).")
     var size: String?
 
     @Option(name: .long, help: "Camera pixel format: mjpeg or yuyv (default: mjpeg when both offer it).")
     var format: String?
+}
+
+/// Options for V4L2 cameras shared by capture, converge and depth (--wide/--tele
+/// are the commands' own options; for these commands they may name devices).
+struct DeviceOptions: ParsableArguments {
+    @Option(name: .long, help: "One side-by-side stereo V4L2 device (left half wide, right half tele), instead of --wide/--tele; converge and depth also take a side-by-side image or video.")
+    var stereo: String?
 
     @Option(name: .customLong("max-skew"), help: "Largest time between the two frames of a pair, e.g. 10ms (default: half a frame interval).")
     var maxSkew: String?
@@ -33,8 +37,10 @@ struct DeviceOptions: ParsableArguments {
         stereo != nil || [wide, tele].contains { $0.map(isCharacterDevice) ?? false }
     }
 
-    /// Validated live options for `--wide/--tele` or `--stereo`.
-    func liveOptions(wide: String?, tele: String?, fps: Double?) throws -> LiveCaptureOptions {
+    /// Validated live options for `--wide/--tele` or `--stereo`; `size` and
+    /// `format` come from the flags named `sizeFlag` and `formatFlag`.
+    func liveOptions(wide: String?, tele: String?, fps: Double?, size: String?, format: String?,
+                     sizeFlag: String = "--size", formatFlag: String = "--format") throws -> LiveCaptureOptions {
         let layout: LiveCaptureOptions.Layout
         switch (wide, tele, stereo) {
         case let (w?, t?, nil): layout = .pair(wide: w, tele: t)
@@ -45,10 +51,10 @@ struct DeviceOptions: ParsableArguments {
             throw DualcamError.invalidValue(name: wide == nil ? "--wide" : "--tele", reason: "give both --wide and --tele devices, or --stereo DEVICE")
         }
         let parsedSize = try size.map { text in
-            try parseFlag("--size", text) { guard let s = FrameSize(parsing: $0) else { throw DualcamError.invalidValue(name: "size", reason: "expected WxH, e.g. 1280x720") }; return s }
+            try parseFlag(sizeFlag, text) { guard let s = FrameSize(parsing: $0) else { throw DualcamError.invalidValue(name: "size", reason: "expected WxH, e.g. 1280x720") }; return s }
         }
         let parsedFormat = try format.map { text in
-            try parseFlag("--format", text) { guard let f = PixelFormat(name: $0), FrameDecoding.supported.contains(f) else { throw DualcamError.invalidValue(name: "format", reason: "expected mjpeg or yuyv") }; return f }
+            try parseFlag(formatFlag, text) { guard let f = PixelFormat(name: $0), FrameDecoding.supported.contains(f) else { throw DualcamError.invalidValue(name: "format", reason: "expected mjpeg or yuyv") }; return f }
         }
         if let fps, !(fps > 0 && fps <= 1000) {
             throw DualcamError.invalidValue(name: "--fps \(fps)", reason: "expected a frame rate above 0 and at most 1000")
@@ -66,6 +72,39 @@ struct DeviceOptions: ParsableArguments {
         if let d, d <= 0 { throw DualcamError.invalidValue(name: "--duration", reason: "expected a positive time") }
         return CaptureLimit(pairs: count, durationNs: d)
     }
+}
+
+/// The pairs of `--stereo FILE` (a side-by-side image or video) or of live
+/// cameras, and the frame rate for a video of the results. `stereo` files take
+/// none of the camera flags; cameras need --count or --duration when the
+/// output is written only at the end (`needsLimit`).
+func openPairSource(_ device: DeviceOptions, wide: String?, tele: String?, fps: Double?, size: String?, format: String?,
+                    sizeFlag: String, formatFlag: String, needsLimit: Bool) throws -> (source: PairSource, fps: Double) {
+    if let stereo = device.stereo, !isCharacterDevice(stereo) {
+        let flags = [(sizeFlag, size), (formatFlag, format), ("--max-skew", device.maxSkew)]
+        if let flag = flags.first(where: { $0.1 != nil })?.0 ?? (device.fit ? "--fit" : nil) {
+            throw DualcamError.invalidValue(name: flag, reason: "applies to cameras, not to the side-by-side file \(stereo)")
+        }
+        let file = try SideBySideSource(path: stereo, nominalFPS: fps ?? 10)
+        return (file, fps ?? file.framesPerSecond)
+    }
+    let options = try device.liveOptions(wide: wide, tele: tele, fps: fps, size: size, format: format,
+                                         sizeFlag: sizeFlag, formatFlag: formatFlag)
+    let limit = try device.limit()
+    if needsLimit && limit.pairs == nil && limit.durationNs == nil {
+        throw DualcamError.invalidValue(name: "--count/--duration", reason: "give one with cameras (the output is written when the run ends)")
+    }
+    let live = try LivePairSource(options: options)
+    return (live, live.modes.first?.framesPerSecond ?? 30)
+}
+
+/// Pairs from `source` until `limit` (pairs, or capture time from the first pair).
+func nextPair(_ source: PairSource, limit: CaptureLimit, done: Int, firstNs: inout Int64?) throws -> FramePair? {
+    if let n = limit.pairs, done >= n { return nil }
+    guard let pair = try source.nextPair() else { return nil }
+    if firstNs == nil { firstNs = pair.wide.timestampNs }
+    if let d = limit.durationNs, pair.wide.timestampNs - firstNs! >= d { return nil }
+    return pair
 }
 
 /// True for a character device (a /dev/video node, or /dev/null).

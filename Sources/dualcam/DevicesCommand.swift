@@ -81,15 +81,14 @@ struct DevicesCommand: ParsableCommand {
     private func estimate() throws {
         var modes: [CaptureMode]
         if wide != nil || tele != nil {
-            let device = DeviceOptions.make(size: size, format: format)
-            let options = try device.liveOptions(wide: wide, tele: tele, fps: fps)
+            let options = try DeviceOptions.none().liveOptions(wide: wide, tele: tele, fps: fps, size: size, format: format)
             let devices = try [wide!, tele!].map { try V4L2Device(path: $0) }
             modes = try LiveModeChoice.modes(devices: devices, options: options)
         } else {
             guard let size, let fps, let format else {
                 throw DualcamError.invalidValue(name: "--size/--fps/--format", reason: "give all three for an estimate without devices (or --wide/--tele)")
             }
-            let options = try DeviceOptions.make(size: size, format: format).liveOptions(wide: "wide", tele: "tele", fps: fps)
+            let options = try DeviceOptions.none().liveOptions(wide: "wide", tele: "tele", fps: fps, size: size, format: format)
             modes = [CaptureMode](repeating: CaptureMode(pixelFormat: options.format!, size: options.size!, framesPerSecond: fps), count: 2)
         }
         let cost = USBBandwidth.cost(modes)
@@ -100,10 +99,6 @@ struct DevicesCommand: ParsableCommand {
 }
 
 extension DeviceOptions {
-    static func make(size: String?, format: String?) -> DeviceOptions {
-        var d = try! DeviceOptions.parse([])
-        d.size = size
-        d.format = format
-        return d
-    }
+    /// No flags given (for the bandwidth estimate, which only needs the parsing).
+    static func none() -> DeviceOptions { try! DeviceOptions.parse([]) }
 }

@@ -87,3 +87,32 @@ final class ConvergeSideBySideTests: XCTestCase {
                                    mentions: ["--size", "side-by-side file"], absent: ["f2"])
     }
 }
+
+/// `depth --stereo FILE` and depth's camera options.
+final class DepthSideBySideTests: XCTestCase {
+    func testSideBySideImageGivesTheSameMapAsTheSeparatePair() throws {
+        let fx = try ConvergeCommandTests.fixtures()
+        let dir = try TemporaryDirectory()
+        let wide = try ImageIO.read(fx.path("fx/wide.png")), tele = try ImageIO.read(fx.path("fx/tele.png"))
+        var bytes: [UInt8] = []
+        for y in 0..<wide.height {
+            bytes += wide.bytes[y * wide.rowByteCount..<(y + 1) * wide.rowByteCount]
+            bytes += tele.bytes[y * tele.rowByteCount..<(y + 1) * tele.rowByteCount]
+        }
+        try ImageIO.write(try Image(width: 2 * wide.width, height: wide.height, channels: 3, element: .uint8, bytes: bytes), to: dir.path("sbs.png"))
+        // The separate pair without its per-frame sidecars (the halves have none).
+        try ImageIO.write(wide, to: dir.path("w.png"))
+        try ImageIO.write(tele, to: dir.path("t.png"))
+        let common = ["--calibration", fx.path("fx/calibration.yaml").path, "--mode", "unfiltered", "--size", "streaming"]
+        try E2E.succeed(["depth", "--wide", "w.png", "--tele", "t.png", "-o", "single.pfm"] + common, in: dir)
+        let result = try E2E.succeed(["depth", "--stereo", "sbs.png", "-o", "maps"] + common, in: dir)
+        XCTAssertTrue(result.stdout.hasPrefix("depth: 1 pairs from sbs.png"), result.stdout)
+        XCTAssertEqual(try Data(contentsOf: dir.path("maps/depth_0000.pfm")), try Data(contentsOf: dir.path("single.pfm")))
+        try E2E.assertFailsCleanly(["depth", "--stereo", "sbs.png", "--camera-size", "640x480", "-o", "m2"] + common, in: dir,
+                                   mentions: ["--camera-size", "side-by-side file"], absent: ["m2"])
+        try E2E.assertFailsCleanly(["depth", "--wide", "/dev/null", "--tele", "/dev/zero", "--count", "2", "-o", "m3"], in: dir,
+                                   mentions: ["/dev/null: not a V4L2 device"], absent: ["m3"])
+        try E2E.assertFailsCleanly(["depth", "--wide", "/dev/null", "--tele", "/dev/zero", "-o", "m3"], in: dir,
+                                   mentions: ["--count/--duration"], absent: ["m3"])
+    }
+}
