@@ -50,7 +50,7 @@ public enum DepthFusion {
         public var samplesOnlyCompletion = SamplesOnlyCompletion.guided
         /// Focal length in output pixels (for the neighbour test's slope bound).
         public var focalPixels: Double
-        public var residualSmoother = CVEdgeAware.SmootherParameters(lambda: 600, sigmaColor: 12)
+        public var residualSmoother = CVEdgeAware.SmootherParameters(lambda: 600, sigmaColor: 12, iterations: 2)
         public var fillSmoother = CVEdgeAware.SmootherParameters(lambda: 60, sigmaColor: 8)
         public var samplesOnlySmoother = CVEdgeAware.SmootherParameters(lambda: 300, sigmaColor: 10)
         /// Weight of a stereo pixel relative to a sample of confidence 1, before inverse-variance weighting.
