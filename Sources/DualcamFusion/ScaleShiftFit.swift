@@ -23,6 +23,8 @@ public struct ScaleShiftFit: Equatable, Sendable {
     /// Which pairs the final fit kept (|residual| <= threshold).
     public var inliers: [Bool]
     public var inlierCount: Int { inliers.lazy.filter { $0 }.count }
+    /// Pairs that entered the fit (positive weight, finite values).
+    public var usableCount: Int
     /// Root mean square residual over the inliers, 1/m.
     public var residualRMS: Double
     /// The robust scale of the relative residuals (s d_i + t - v_i) / v_i
@@ -109,7 +111,7 @@ public enum ScaleShiftFitter {
             throw DualcamError.invalidValue(
                 name: "stereo", reason: "the stereo does not order depths like the samples (fitted scale \(x[0])); check that it is inverse depth aligned to the wide image")
         }
-        return ScaleShiftFit(scale: x[0], shift: x[1], inliers: inliers,
+        return ScaleShiftFit(scale: x[0], shift: x[1], inliers: inliers, usableCount: usable.count,
                              residualRMS: inlierCount > 0 ? (inlierSquares / Double(inlierCount)).squareRoot() : .nan,
                              residualSigma: sigma, threshold: threshold, iterations: iterations)
     }

@@ -17,14 +17,16 @@ struct FuseCommand: ParsableCommand {
             wide (.png uint16 mm or .pfm metres, 0/NaN = none); or a point cloud in the sensor frame \
             (.ply, or CSV x,y,z) placed by the calibration's 'lidar' camera (lidar_from_wide).
             --disparity: a stereo map aligned to wide (e.g. from dualcam depth --reference wide); its \
-            sidecar gives the type, without one the values are taken as (pixel) disparity. Its scale \
-            and shift are fitted robustly to the samples.
+            sidecar gives the type, without one the values are taken as (pixel) disparity. --tele: \
+            the stereo is computed from the wide/tele pair (measured values with their confidence). \
+            The stereo's scale and shift are fitted robustly to the samples.
 
             Example: dualcam fuse --wide wide.png --samples lidar.csv --disparity wide.disparity.pfm --calibration rig.yaml -o depth.pfm --json
             """)
 
     @Option(name: .long, help: "Wide colour image.") var wide: String
     @Option(name: .long, help: "Sparse samples: .csv, .ply, .png (mm) or .pfm (m).") var samples: String
+    @Option(name: .long, help: "Tele image: stereo computed on the fly (as dualcam depth --reference wide --mode unfiltered).") var tele: String?
     @Option(name: .long, help: "Stereo map aligned to wide (.pfm/.npy/.png/.exr, with or without sidecar).") var disparity: String?
     @Option(name: .long, help: "Rig calibration (dualcam YAML or an importable format).") var calibration: String
     @Option(name: .long, help: "filtered (dense, smoothed; default) or unfiltered (high-confidence pixels only, NaN elsewhere).") var mode = "filtered"
@@ -49,8 +51,11 @@ struct FuseCommand: ParsableCommand {
             guard let samplesOnly = DepthFusion.SamplesOnlyCompletion(rawValue: completion.lowercased()) else {
                 throw DualcamError.invalidValue(name: "--completion '\(completion)'", reason: "expected guided or morphology")
             }
-            if samplesOnly == .morphology, disparity != nil {
-                throw DualcamError.invalidValue(name: "--completion morphology", reason: "is for samples only; it cannot use --disparity")
+            if samplesOnly == .morphology, disparity != nil || tele != nil {
+                throw DualcamError.invalidValue(name: "--completion morphology", reason: "is for samples only; it cannot use --disparity or --tele")
+            }
+            if tele != nil, disparity != nil {
+                throw DualcamError.invalidValue(name: "--tele", reason: "give either --tele or --disparity, not both")
             }
             let outputType = try DepthDataType(parsing: type)
             guard outputType != .pixels else {
@@ -85,9 +90,21 @@ struct FuseCommand: ParsableCommand {
             for warning in loaded.warnings {
                 FileHandle.standardError.write(Data("dualcam: warning: \(samples): \(warning)\n".utf8))
             }
+            var stereoMap = stereo
+            var stereoConfidence: [Float]?
+            if let tele {
+                let teleImage = try ImageIO.read(URL(fileURLWithPath: tele))
+                let computed = try timings.measure("stereo") {
+                    try TeleStereo.compute(rig: rig, wide: wideImage, tele: teleImage, wideIntrinsics: wideIntrinsics,
+                                           outputSize: resolved)
+                }
+                stereoMap = computed.map
+                stereoConfidence = computed.confidence
+            }
             let outcome = try timings.measure("fuse") {
                 try FusionPipeline.run(FusionRequest(wide: wideImage, wideIntrinsics: wideIntrinsics, samples: loaded.samples,
-                                                     stereo: stereo, outputSize: resolved)) { focal in
+                                                     stereo: stereoMap, stereoConfidence: stereoConfidence,
+                                                     outputSize: resolved)) { focal in
                     var options = DepthFusion.Options(focalPixels: focal)
                     options.samplesOnlyCompletion = samplesOnly
                     return options

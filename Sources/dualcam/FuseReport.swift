@@ -49,7 +49,7 @@ struct FuseReport: Encodable {
             "high": r.confidence.lazy.filter { $0 == .high }.count,
         ]
         fit = r.fit.map { f in
-            Fit(scale: f.scale, shift: f.shift, inliers: f.inlierCount, samplesWithStereo: f.inliers.count,
+            Fit(scale: f.scale, shift: f.shift, inliers: f.inlierCount, samplesWithStereo: f.usableCount,
                 residualRmsInverseMetres: f.residualRMS, residualSigmaRelative: f.residualSigma)
         }
         samples = Samples(used: loaded.samples.count, dropped: loaded.dropped, verified: r.count(.verified),

@@ -1,4 +1,6 @@
+import DualcamCalibration
 import DualcamDepthData
+import DualcamImaging
 import DualcamFusion
 import DualcamGeometry
 import DualcamSynthetic
@@ -175,5 +177,40 @@ final class FusionAccuracyTests: XCTestCase {
         XCTAssertEqual(r3.filtered.all.coverage, 1)
         XCTAssertLessThan(r3.filtered.all.meanAbsoluteRelativeError, r3.nearest.meanAbsoluteRelativeError)
         XCTAssertEqual(r3.survivingOutliers, 0)
+    }
+
+    /// The `--tele` path: stereo computed from the rendered wide/tele pair by
+    /// DualcamDepth (reference wide, measured values only), then fused.
+    func testTeleStereoThroughDualcamDepth() throws {
+        let scenario = try FusionScenario.named("room")
+        let size = FusionScenario.size
+        let rig = try Synthesizer.scaledRig(try NominalDevice.load().rig, to: FusionScenario.wideSize)
+        let (_, drawn) = try scenario.samples(.random(fraction: 0.02))
+        let wideSamples = drawn.map { DepthSample(x: Double($0.x), y: Double($0.y), depthMetres: $0.depth, confidence: $0.confidence) }
+        let stereo = try TeleStereo.compute(rig: rig, wide: scenario.wideImage, tele: try scenario.teleImage(), outputSize: size)
+        let outcome = try FusionPipeline.run(FusionRequest(
+            wide: scenario.wideImage, wideIntrinsics: try rig.camera(.wide).model.intrinsics, samples: wideSamples,
+            stereo: stereo.map, stereoConfidence: stereo.confidence, outputSize: size))
+        let fit = try XCTUnwrap(outcome.result.fit)
+        let fused = try DepthMetrics.compare(estimateMetres: outcome.result.filteredDepth, truthMetres: scenario.truth, size: size)
+        let interior = try DepthMetrics.compare(
+            estimateMetres: outcome.result.filteredDepth, truthMetres: scenario.truth, size: size,
+            mask: try DepthMetrics.discontinuityBand(truthMetres: scenario.truth, size: size, radius: 2).map { !$0 })
+        let samples = wideSamples.map { MetricSample(x: $0.x / 2, y: $0.y / 2, depthMetres: $0.depthMetres) }
+        let nearest = try DepthMetrics.compare(estimateMetres: Self.nearestSampleFill(samples, size), truthMetres: scenario.truth, size: size)
+        let stereoAlone = try DepthMetrics.compare(
+            estimateMetres: stereo.map.values.map { z in
+                let v = z.isFinite && z > 0 ? fit.apply(Double(1 / z)) : .nan
+                return v > 0 ? Float(1 / v) : .nan
+            }, truthMetres: scenario.truth, size: size)
+        print(String(format: "fusion room 2 %% with --tele stereo: fit scale %.4f shift %.4f (%d/%d inliers); filtered RMSE %.3f m, abs rel %.2f %%; interior RMSE %.3f m, abs rel %.2f %%; nearest-sample RMSE %.3f m, abs rel %.2f %%; aligned tele stereo alone RMSE %.3f m, abs rel %.2f %%, coverage %.1f %%",
+                     fit.scale, fit.shift, fit.inlierCount, fit.usableCount, fused.rmseMetres, 100 * fused.meanAbsoluteRelativeError,
+                     interior.rmseMetres, 100 * interior.meanAbsoluteRelativeError, nearest.rmseMetres, 100 * nearest.meanAbsoluteRelativeError,
+                     stereoAlone.rmseMetres, 100 * stereoAlone.meanAbsoluteRelativeError, 100 * stereoAlone.coverage))
+        XCTAssertGreaterThan(fit.usableCount, 1000)
+        XCTAssertEqual(fused.coverage, 1)
+        XCTAssertLessThan(fused.rmseMetres, nearest.rmseMetres)
+        XCTAssertLessThan(fused.meanAbsoluteRelativeError, nearest.meanAbsoluteRelativeError)
+        XCTAssertLessThan(fused.meanAbsoluteRelativeError, stereoAlone.meanAbsoluteRelativeError)
     }
 }

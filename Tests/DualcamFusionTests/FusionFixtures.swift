@@ -124,6 +124,20 @@ struct FusionScenario {
         return out
     }
 
+    /// The tele view of the same scene at 640x480 (rendered on first use).
+    func teleImage() throws -> Image {
+        try Self.lock.withLock {
+            if let hit = Self.teleCache[name] { return hit }
+            let rig = try Synthesizer.scaledRig(try NominalDevice.load().rig, to: Self.wideSize)
+            let scene = try SceneLibrary.scene(named: name, options: SceneLibrary.Options())
+            let image = try Renderer.render(scene, camera: .tele, of: rig, options: RenderOptions(samplesPerAxis: 2)).image
+            Self.teleCache[name] = image
+            return image
+        }
+    }
+
+    nonisolated(unsafe) private static var teleCache: [String: Image] = [:]
+
     /// LiDAR-like samples drawn at 640x480 (1 cm noise, 2 % outliers), in
     /// fusion-grid coordinates, with their ground truth.
     func samples(_ pattern: LidarSampling.Pattern, seed: UInt64 = 3) throws -> (samples: [MetricSample], truth: [LidarSample]) {

@@ -33,6 +33,23 @@ final class FuseCommandTests: XCTestCase {
         XCTAssertTrue(info.contains("320x240"), info)
     }
 
+    func testTeleComputesTheStereoOnTheFly() throws {
+        let dir = try TemporaryDirectory()
+        try E2E.succeed(["synth", "--scene", "room", "--size", "320x240", "--spp", "1", "--lidar-range", "6.5m", "--out", "pair"], in: dir)
+        let result = try E2E.succeed(["fuse", "--wide", "pair/wide.png", "--tele", "pair/tele.png", "--samples", "pair/lidar.csv",
+                                      "--calibration", "pair/calibration.yaml", "--size", "native", "-o", "d.pfm", "--json"], in: dir)
+        let json = try E2E.jsonObject(result.stdout)
+        let fit = try XCTUnwrap(json["fit"] as? [String: Any])
+        XCTAssertGreaterThan(E2E.double(fit["samples_with_stereo"]), 50)
+        XCTAssertGreaterThan(E2E.double(fit["scale"]), 0)
+        XCTAssertEqual(E2E.double(json["coverage"]), 1)
+        let timings = try XCTUnwrap(json["timings_ms"] as? [String: Any])
+        XCTAssertNotNil(timings["stereo"])
+        try E2E.assertFailsCleanly(["fuse", "--wide", "pair/wide.png", "--tele", "pair/tele.png", "--disparity", "pair/wide.depth.pfm",
+                                    "--samples", "pair/lidar.csv", "--calibration", "pair/calibration.yaml", "-o", "x.pfm"],
+                                   in: dir, mentions: ["--tele"], absent: ["x.pfm"])
+    }
+
     func testSamplesOnlyUnfilteredDisparity() throws {
         let dir = try TemporaryDirectory()
         try synth(in: dir)

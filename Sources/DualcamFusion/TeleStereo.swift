@@ -1,0 +1,27 @@
+import DualcamDepth
+import DualcamDepthData
+import DualcamGeometry
+import DualcamImaging
+
+/// Stereo for fusion computed on the fly from the wide/tele pair with
+/// `DualcamDepth` (rectification, SGBM, consistency checks, subpixel
+/// refinement), aligned to the wide camera at the fusion output size, in
+/// unfiltered mode: measured values only (NaN elsewhere, including outside
+/// the tele overlap) with their confidence, so fusion does its own filling.
+public enum TeleStereo {
+    public static func compute(rig: Rig, wide: Image, tele: Image, wideIntrinsics: Intrinsics? = nil,
+                               outputSize: PixelSize) throws -> (map: DepthMap, confidence: [Float]) {
+        var options = StereoDepthOptions()
+        options.reference = .wide
+        options.outputSize = outputSize
+        options.filtered = false
+        let estimator = try StereoDepthEstimator(
+            rig: rig, wideSize: PixelSize(width: wide.width, height: wide.height),
+            teleSize: PixelSize(width: tele.width, height: tele.height), wideIntrinsics: wideIntrinsics, options: options)
+        let result = try estimator.estimate(wide: wide, tele: tele)
+        // Depth (not pixel disparity): Z along the wide axis differs from the
+        // rectified camera's by a per-pixel factor, so 1/Z is what is affine.
+        let map = try DepthMap(size: result.size, values: result.depthMetres, type: .depth, accuracy: .relative)
+        return (map, result.confidence)
+    }
+}
