@@ -181,7 +181,7 @@ bool refine_pixel(const RefineInputs &in, int x, int y, float &d, float &zncc, f
         double step = std::clamp(-jr / jj, -0.5, 0.5);
         delta += step;
         if (std::fabs(delta) > 1.5) return false;
-        if (std::fabs(step) < 0.002) break;
+        if (std::fabs(step) < 0.005) break;  // 1/200 px: below the noise of a match
     }
     d = (float)(d0 + delta);
     zncc = (float)corr;

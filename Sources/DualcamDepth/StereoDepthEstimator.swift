@@ -86,7 +86,7 @@ public struct StereoDepthEstimator: @unchecked Sendable {
             Int((f * probe.baselineMetres / minDepth).rounded(.up)) + 4
         }
         search = try options.disparitySearch(pixelsPerInverseMetre: rectification.pixelsPerInverseMetre)
-        parameters = options.stereoParameters(search: search)
+        parameters = options.stereoParameters(search: search, rectifiedWidth: rectification.size.width)
         wideTable = try RectificationTable(model: wide, rotation: rectification.wideRotation, rectified: rectification.intrinsics)
         teleTable = try RectificationTable(model: tele, rotation: rectification.teleRotation, rectified: rectification.intrinsics)
         alignment = try ReferenceAlignment(rectification: rectification, reference: reference, outputSize: outputSize,

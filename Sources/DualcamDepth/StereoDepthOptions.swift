@@ -25,7 +25,10 @@ public struct StereoDepthOptions: Sendable, Equatable {
     public var leftRightTolerance = 1.0
     /// Subpixel refinement (symmetric ZNCC Lucas-Kanade); false: SGBM's parabola.
     public var refine = true
-    public var refineRadius = 5
+    /// Refinement window radius in rectified pixels; nil = automatic: 5 for
+    /// rectified images at least 1200 px wide, 3 below (the window's share of
+    /// the view stays similar, and the streaming size keeps its frame rate).
+    public var refineRadius: Int?
     public var minZNCC = 0.6
     /// Fast global smoother fill: regularisation and colour sigma (guide levels).
     public var fillLambda = 300.0
@@ -65,7 +68,7 @@ public struct StereoDepthOptions: Sendable, Equatable {
         return (low, count)
     }
 
-    func stereoParameters(search: (min: Int, count: Int)) -> CVStereoParameters {
+    func stereoParameters(search: (min: Int, count: Int), rectifiedWidth: Int) -> CVStereoParameters {
         var p = CVStereoParameters(minDisparity: search.min, numDisparities: search.count)
         p.blockSize = blockSize
         p.uniqueness = uniqueness
@@ -73,7 +76,7 @@ public struct StereoDepthOptions: Sendable, Equatable {
         p.speckleRange = speckleRange
         p.leftRightTolerance = leftRightTolerance
         p.refine = refine
-        p.refineRadius = refineRadius
+        p.refineRadius = refineRadius ?? (rectifiedWidth >= 1200 ? 5 : 3)
         p.minZNCC = minZNCC
         return p
     }
