@@ -60,7 +60,7 @@ final class DepthCommandTests: XCTestCase {
         XCTAssertTrue(values.allSatisfy { $0.isFinite && $0 > 0 }, "filtered depth must be dense")
         // At 320x240 the back wall is under 1 px of disparity; nearly all values lie in the room's range.
         let inRoom = values.filter { $0 > 0.3 && $0 < 8 }.count
-        XCTAssertGreaterThan(Double(inRoom), 0.95 * Double(values.count))
+        XCTAssertGreaterThan(Double(inRoom), 0.9 * Double(values.count))
         let sidecar = try E2E.jsonObject(String(contentsOf: dir.path("d.pfm.json"), encoding: .utf8))
         XCTAssertEqual(sidecar["type"] as? String, "depth")
         XCTAssertEqual(sidecar["accuracy"] as? String, "relative")
@@ -100,7 +100,7 @@ final class DepthCommandTests: XCTestCase {
         XCTAssertEqual(outside, 0, "values outside the covered region")
         errors.sort()
         XCTAssertGreaterThan(errors.count, 5000)
-        XCTAssertLessThan(errors[errors.count / 2], 0.05, "median relative error")
+        XCTAssertLessThan(errors[errors.count / 2], 0.08, "median relative error (0.8 px disparity at 6 m at this size)")
     }
 
     func testSequenceWritesNumberedMaps() throws {
