@@ -58,11 +58,38 @@ struct FusionCompletion {
             residual[p] = sampleValue[p] - stereo[p]
             weight[p] = sampleWeight[p]
         }
-        let field = try smooth(residual, weight, smoother)
+        // The residual field varies slowly: solve it at half resolution (a
+        // quarter of the work) and interpolate it back.
+        let field = try smoothAtHalfResolution(residual, weight, smoother)
         return (0..<n).map { p in
-            let r = field.values[p]
+            let r = field[p]
             return stereo[p] + (r.isFinite ? r : 0)
         }
+    }
+
+    /// `smooth` on the 2x2-pooled grid (weights summed, values weight-averaged,
+    /// the guide area-resized, lambda / 4 for the same reach in full-size
+    /// pixels), bilinearly interpolated back; empty pixels are 0.
+    func smoothAtHalfResolution(_ values: [Float], _ weights: [Float], _ p: CVEdgeAware.SmootherParameters) throws -> [Float] {
+        let w = size.width, h = size.height, hw = (w + 1) / 2, hh = (h + 1) / 2
+        var pooledValue = [Float](repeating: 0, count: hw * hh), pooledWeight = [Float](repeating: 0, count: hw * hh)
+        for y in 0..<h {
+            for x in 0..<w where weights[y * w + x] > 0 {
+                let q = (y / 2) * hw + x / 2
+                pooledWeight[q] += weights[y * w + x]
+                pooledValue[q] += weights[y * w + x] * values[y * w + x]
+            }
+        }
+        for q in pooledValue.indices where pooledWeight[q] > 0 { pooledValue[q] /= pooledWeight[q] }
+        let half = PixelSize(width: hw, height: hh)
+        let smallGuide = try CVImgproc.resize(guide, width: hw, height: hh, interpolation: .area)
+        var q = p
+        q.lambda = p.lambda / 4
+        let result = try CVEdgeAware.smootherFill(guide: smallGuide, values: try FloatMaps.mat(pooledValue, half),
+                                                  weights: try FloatMaps.mat(pooledWeight, half), parameters: q,
+                                                  minimumWeight: 1e-3)
+        let filled = FloatMaps.floats(result.values).map { $0.isFinite ? $0 : 0 }
+        return FloatMaps.floats(try CVImgproc.resize(try FloatMaps.mat(filled, half), width: w, height: h, interpolation: .linear))
     }
 
     /// The fill of the stereo (weight `stereoWeight` where finite) together

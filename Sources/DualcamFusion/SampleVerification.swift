@@ -78,9 +78,11 @@ public struct SampleVerifier: Equatable, Sendable {
         }
         let pr2 = planeRadius * planeRadius
         var checked = verdicts
+        var points: [(Double, Double, Double)] = []
+        points.reserveCapacity(64)
         for (i, s) in samples.enumerated() where verdicts[i] == .verified {
             let bx = min(pc - 1, max(0, Int(s.x) / planeCell)), by = min(pr - 1, max(0, Int(s.y) / planeCell))
-            var points: [(Double, Double, Double)] = []
+            points.removeAll(keepingCapacity: true)
             for ny in max(0, by - 1)...min(pr - 1, by + 1) {
                 for nx in max(0, bx - 1)...min(pc - 1, bx + 1) {
                     for j in planeBuckets[ny * pc + nx] where j != i {
