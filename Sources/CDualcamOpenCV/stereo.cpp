@@ -72,11 +72,30 @@ cv::Mat to_pixels(const cv::Mat &raw, int min_valid, float sign) {
     return out;
 }
 
-/// Linear interpolation along a row; `x` must lie in [0, cols - 1).
-inline float lerp_row(const float *row, float x) {
-    int i = (int)x;
-    float f = x - (float)i;
-    return row[i] + f * (row[i + 1] - row[i]);
+/// exp(-t) for t >= 0 from a table (step 1/64, linear interpolation: relative
+/// error below 4e-5; 0 beyond t = 32): the refinement's window weights take
+/// one exponential per window element, which libm would make its largest cost.
+class NegExpTable {
+public:
+    NegExpTable() {
+        for (int i = 0; i <= kSize; ++i) values_[i] = std::exp(-(float)i / kScale);
+    }
+    float operator()(float t) const {
+        float u = t * kScale;
+        if (!(u < (float)kSize)) return 0.0f;
+        int i = (int)u;
+        float f = u - (float)i;
+        return values_[i] + f * (values_[i + 1] - values_[i]);
+    }
+private:
+    static constexpr int kSize = 32 * 64;
+    static constexpr float kScale = 64.0f;
+    float values_[kSize + 1];
+};
+
+const NegExpTable &neg_exp() {
+    static const NegExpTable table;
+    return table;
 }
 
 struct RefineInputs {
@@ -93,8 +112,9 @@ struct RefineInputs {
 /// move by half the correction (base by +delta/2, match by -delta/2), so neither
 /// image's interpolation biases the result. Intensities are normalised per
 /// window (gain and offset free). Returns false when the fit fails.
-bool refine_pixel(const RefineInputs &in, int x, int y, float &d, float &zncc, float &texture) {
-    const int r = in.radius;
+template <int R>
+bool refine_pixel_r(const RefineInputs &in, int x, int y, float &d, float &zncc, float &texture) {
+    constexpr int r = R;
     const int cols = in.base.cols, rows = in.base.rows;
     if (x - r < 0 || y - r < 0 || x + r >= cols || y + r >= rows) return false;
     const float d0 = d;
@@ -118,65 +138,83 @@ bool refine_pixel(const RefineInputs &in, int x, int y, float &d, float &zncc, f
         gy = std::clamp((sxx * syd - sxy * sxd) / det, -0.5, 0.5);
     }
     const int side = 2 * r + 1;
+    // Window weights, one exp per element: same surface (Gaussian in the plane
+    // residual, sigma 0.35 px, so small depth steps inside the window weigh
+    // little; 0.25 where SGBM had no value) times a colour Gaussian (sigma 40
+    // levels) about the centre.
     float weights[21 * 21];
     const float centre = in.base.ptr<float>(y)[x];
+    constexpr float kResidual = 1.0f / (2.0f * 0.35f * 0.35f), kColour = 1.0f / (2.0f * 40.0f * 40.0f);
+    const NegExpTable &negExp = neg_exp();
+    double sw = 0;
     for (int dy = -r; dy <= r; ++dy) {
         const float *drow = in.disparity.ptr<float>(y + dy);
         const float *brow = in.base.ptr<float>(y + dy);
         for (int dx = -r; dx <= r; ++dx) {
             float dj = drow[x + dx];
-            // Same surface: close to the fitted plane (Gaussian in the residual,
-            // sigma 0.35 px, so small depth steps inside the window weigh little).
-            float residual = (float)(dj - (d0 + gx * dx + gy * dy));
-            float w = std::isnan(dj) ? 0.25f
-                      : (std::fabs(residual) <= 1.0f ? std::exp(-residual * residual / (2.0f * 0.35f * 0.35f)) : 0.0f);
             float di = brow[x + dx] - centre;
-            w *= std::exp(-di * di / (2.0f * 40.0f * 40.0f));
+            float residual = (float)(dj - (d0 + gx * dx + gy * dy));
+            float w = std::isnan(dj) ? 0.25f * negExp(di * di * kColour)
+                      : (std::fabs(residual) <= 1.0f ? negExp(residual * residual * kResidual + di * di * kColour) : 0.0f);
             weights[(dy + r) * side + dx + r] = w;
+            sw += w;
         }
     }
-    float b[21 * 21], m[21 * 21], bx[21 * 21], mx[21 * 21];
+    if (sw < 1) return false;
+    // Each iteration accumulates the weighted moments of the resampled
+    // intensities b, m and gradients bx, mx in one pass; the ZNCC residual
+    // nb - nm = A (b - mb) - B (m - mm) with A = 1/sigma_b, B = 1/sigma_m, and its
+    // Jacobian j = sign (A bx + B mx) / 2, give sum(w j res), sum(w j^2) and
+    // the correlation in closed form from these moments (no per-window arrays).
     double delta = 0;
     double corr = -1;
     double gradEnergy = 0;
+    // Intensities are centred on the window centre's (float sums of 49-121
+    // centred terms keep far more precision than the ZNCC needs).
+    const float cb = centre, cm = in.match.ptr<float>(y)[std::clamp(x - (int)std::lround(in.sign * d0), 0, cols - 1)];
     for (int iteration = 0; iteration < 5; ++iteration) {
-        double sw = 0, sb = 0, sm = 0;
-        for (int dy = -r; dy <= r; ++dy) {
-            const float *brow = in.base.ptr<float>(y + dy), *mrow = in.match.ptr<float>(y + dy);
-            const float *bxrow = in.baseDx.ptr<float>(y + dy), *mxrow = in.matchDx.ptr<float>(y + dy);
-            for (int dx = -r; dx <= r; ++dx) {
-                int k = (dy + r) * side + dx + r;
-                double dj = d0 + gx * dx + gy * dy;
-                float xb = (float)(x + dx + in.sign * delta / 2);
-                float xm = (float)(x + dx - in.sign * (dj + delta / 2));
-                if (xb < 0 || xm < 0 || xb >= cols - 1 || xm >= cols - 1) return false;
-                b[k] = lerp_row(brow, xb); m[k] = lerp_row(mrow, xm);
-                bx[k] = lerp_row(bxrow, xb); mx[k] = lerp_row(mxrow, xm);
-                double w = weights[k];
-                sw += w; sb += w * b[k]; sm += w * m[k];
+        float Sb = 0, Sm = 0, Sbb = 0, Smm = 0, Sbm = 0, Sbx = 0, Smx = 0, Sbxbx = 0, Smxmx = 0, Sbxmx = 0;
+        float Sbxb = 0, Sbxm = 0, Smxb = 0, Smxm = 0;
+        // The base moves by a whole window by the same shift: one integer
+        // offset and one fraction for every element.
+        const float shiftB = (float)(in.sign * delta / 2);
+        const float floorB = std::floor(shiftB);
+        const int offB = (int)floorB;
+        const float fb = shiftB - floorB;
+        if (x - R + offB < 0 || x + R + offB + 1 >= cols) return false;
+        for (int dy = -R; dy <= R; ++dy) {
+            const float *brow = in.base.ptr<float>(y + dy) + x + offB, *mrow = in.match.ptr<float>(y + dy);
+            const float *bxrow = in.baseDx.ptr<float>(y + dy) + x + offB, *mxrow = in.matchDx.ptr<float>(y + dy);
+            const float *wrow = weights + (dy + R) * side + R;
+            const float rowX = (float)(x - in.sign * (d0 + gy * dy + delta / 2));
+            const float slope = (float)(-in.sign * gx);
+            for (int dx = -R; dx <= R; ++dx) {
+                float w = wrow[dx];
+                float xm = rowX + (float)dx * (1.0f + slope);
+                if (xm < 0 || xm >= cols - 1) return false;
+                int im = (int)xm;
+                float fm = xm - (float)im;
+                float b = brow[dx] + fb * (brow[dx + 1] - brow[dx]) - cb;
+                float m = mrow[im] + fm * (mrow[im + 1] - mrow[im]) - cm;
+                float bx = bxrow[dx] + fb * (bxrow[dx + 1] - bxrow[dx]);
+                float mx = mxrow[im] + fm * (mxrow[im + 1] - mxrow[im]);
+                float wb = w * b, wm = w * m, wbx = w * bx, wmx = w * mx;
+                Sb += wb; Sm += wm; Sbb += wb * b; Smm += wm * m; Sbm += wb * m;
+                Sbx += wbx; Smx += wmx; Sbxbx += wbx * bx; Smxmx += wmx * mx; Sbxmx += wbx * mx;
+                Sbxb += wbx * b; Sbxm += wbx * m; Smxb += wmx * b; Smxm += wmx * m;
             }
         }
-        if (sw < 1) return false;
-        double mb = sb / sw, mm = sm / sw;
-        double vb = 0, vm = 0, ge = 0;
-        for (int k = 0; k < side * side; ++k) {
-            double w = weights[k];
-            vb += w * (b[k] - mb) * (b[k] - mb);
-            vm += w * (m[k] - mm) * (m[k] - mm);
-            ge += w * bx[k] * bx[k];
-        }
+        double mb = Sb / sw, mm = Sm / sw;
+        double vb = std::max(0.0, Sbb - Sb * mb), vm = std::max(0.0, Smm - Sm * mm);
         double sb_ = std::sqrt(vb / sw), sm_ = std::sqrt(vm / sw);
-        gradEnergy = ge / sw;
+        gradEnergy = Sbxbx / sw;
         if (sb_ < 1e-3 || sm_ < 1e-3) return false;
-        double jr = 0, jj = 0, c = 0;
-        for (int k = 0; k < side * side; ++k) {
-            double w = weights[k];
-            double nb = (b[k] - mb) / sb_, nm = (m[k] - mm) / sm_;
-            double j = 0.5 * in.sign * (bx[k] / sb_ + mx[k] / sm_);
-            double res = nb - nm;
-            jr += w * j * res; jj += w * j * j; c += w * nb * nm;
-        }
-        corr = c / sw;
+        double A = 1 / sb_, B = 1 / sm_;
+        double jr = 0.5 * in.sign *
+                    (A * A * (Sbxb - mb * Sbx) - A * B * (Sbxm - mm * Sbx) + A * B * (Smxb - mb * Smx) -
+                     B * B * (Smxm - mm * Smx));
+        double jj = 0.25 * (A * A * Sbxbx + 2 * A * B * Sbxmx + B * B * Smxmx);
+        corr = A * B * (Sbm - Sb * mm) / sw;
         if (jj < 1e-12) return false;
         double step = std::clamp(-jr / jj, -0.5, 0.5);
         delta += step;
@@ -187,6 +225,20 @@ bool refine_pixel(const RefineInputs &in, int x, int y, float &d, float &zncc, f
     zncc = (float)corr;
     texture = (float)(1.0 - std::exp(-gradEnergy / (in.textureSigma * in.textureSigma)));
     return true;
+}
+
+template <int R>
+bool refine_dispatch(const RefineInputs &in, int x, int y, float &d, float &zncc, float &texture) {
+    if constexpr (R < 10) {
+        if (in.radius > R) return refine_dispatch<R + 1>(in, x, y, d, zncc, texture);
+    }
+    return refine_pixel_r<R>(in, x, y, d, zncc, texture);
+}
+
+/// The refinement for the window radius in `in` (1 to 10; compiled per radius
+/// so the window loops have constant trip counts).
+bool refine_pixel(const RefineInputs &in, int x, int y, float &d, float &zncc, float &texture) {
+    return refine_dispatch<1>(in, x, y, d, zncc, texture);
 }
 
 cv::Mat smoothed(const cv::Mat &grey) {
