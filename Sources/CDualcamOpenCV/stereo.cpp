@@ -172,7 +172,9 @@ bool refine_pixel_r(const RefineInputs &in, int x, int y, float &d, float &zncc,
     // Intensities are centred on the window centre's (float sums of 49-121
     // centred terms keep far more precision than the ZNCC needs).
     const float cb = centre, cm = in.match.ptr<float>(y)[std::clamp(x - (int)std::lround(in.sign * d0), 0, cols - 1)];
-    for (int iteration = 0; iteration < 5; ++iteration) {
+    // Three Gauss-Newton steps from SGBM's value, stopping at 1/100 px steps
+    // (more iterations measured no more accurate: they chase noise).
+    for (int iteration = 0; iteration < 3; ++iteration) {
         float Sb = 0, Sm = 0, Sbb = 0, Smm = 0, Sbm = 0, Sbx = 0, Smx = 0, Sbxbx = 0, Smxmx = 0, Sbxmx = 0;
         float Sbxb = 0, Sbxm = 0, Smxb = 0, Smxm = 0;
         // The base moves by a whole window by the same shift: one integer
@@ -219,7 +221,7 @@ bool refine_pixel_r(const RefineInputs &in, int x, int y, float &d, float &zncc,
         double step = std::clamp(-jr / jj, -0.5, 0.5);
         delta += step;
         if (std::fabs(delta) > 1.5) return false;
-        if (std::fabs(step) < 0.005) break;  // 1/200 px: below the noise of a match
+        if (std::fabs(step) < 0.01) break;  // 1/100 px: below the noise of a match
     }
     d = (float)(d0 + delta);
     zncc = (float)corr;
