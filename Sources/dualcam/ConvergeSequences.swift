@@ -25,13 +25,7 @@ extension ConvergeCommand {
     /// gets its own automatic distance (around `at` when given).
     func convergeSequences(wide: String, tele: String, calibration loaded: LoadedCalibration, view: ConvergenceView,
                            canvas: ConvergenceCanvas, distance: Distance?, at: Vector2?, output: FrameOutput) throws {
-        let wideSequence = try ImageSequence(url: URL(fileURLWithPath: wide))
-        let teleSequence = try ImageSequence(url: URL(fileURLWithPath: tele))
-        if let a = wideSequence.count, let b = teleSequence.count, a != b,
-           !VideoIO.isVideo(wideSequence.url), !VideoIO.isVideo(teleSequence.url) {
-            throw DualcamError.invalidValue(name: "--wide/--tele",
-                                            reason: "\(wide) has \(a) frames but \(tele) has \(b); the sequences must pair up")
-        }
+        let (wideSequence, teleSequence) = try openSequencePair(wide: wide, tele: tele)
         let warp = try ConvergenceWarp(rig: loaded.file.rig, canvas: canvas)
         let total = [wideSequence.count, teleSequence.count].compactMap { $0 }.min()
         let progress = Progress(label: "converge: pair", total: total)

@@ -12,23 +12,11 @@ extension DepthCommand {
     /// a camera is lost, the maps done so far are moved into place and the
     /// error is reported.
     func depthLive(calibration loaded: LoadedCalibration, settings: Settings, output: String) throws {
-        let outURL = URL(fileURLWithPath: output)
-        let fm = FileManager.default
-        var isDirectory: ObjCBool = false
-        if fm.fileExists(atPath: outURL.path, isDirectory: &isDirectory), !isDirectory.boolValue {
-            throw DualcamError.io(path: output, reason: "exists and is not a directory")
-        }
-        let parent = outURL.deletingLastPathComponent()
-        guard fm.fileExists(atPath: parent.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw DualcamError.io(path: output, reason: "parent directory \(parent.path) does not exist")
-        }
+        let staged = try StagedDirectory(output: output)
+        defer { staged.discard() }
         let limit = try device.limit()
         let (source, _) = try openPairSource(device, wide: wide, tele: tele, fps: fps, size: cameraSize, format: cameraFormat,
                                              sizeFlag: "--camera-size", formatFlag: "--camera-format", needsLimit: true)
-        let staging = parent.appendingPathComponent(".\(outURL.lastPathComponent).partial-\(ProcessInfo.processInfo.processIdentifier)")
-        try? fm.removeItem(at: staging)
-        try fm.createDirectory(at: staging, withIntermediateDirectories: true)
-        defer { try? fm.removeItem(at: staging) }
         let progress = Progress(label: "depth: pair", total: limit.pairs)
         let temporal = TemporalSmoother()
         var settings = settings
@@ -47,21 +35,14 @@ extension DepthCommand {
             }
             let result = try estimator!.estimate(wide: pair.wide.image, tele: pair.tele.image, temporal: temporal)
             let name = String(format: "depth_%04d.%@", names.count, format.lowercased())
-            _ = try write(result, settings: settings, to: staging.appendingPathComponent(name), extras: false)
+            _ = try write(result, settings: settings, to: staged.url(for: name), extras: false)
             names.append(name)
             progress.update(names.count)
         }
         progress.end()
         let lost = (source as? LivePairSource)?.stopReason
         guard !names.isEmpty else { throw lost ?? DualcamError.io(path: source.label, reason: "no pairs to process") }
-        try fm.createDirectory(at: outURL, withIntermediateDirectories: true)
-        for name in names {
-            for file in [name, name + ".json"] {
-                let destination = outURL.appendingPathComponent(file)
-                try? fm.removeItem(at: destination)
-                try fm.moveItem(at: staging.appendingPathComponent(file), to: destination)
-            }
-        }
+        try staged.publish(names)
         let s = source.statistics
         print("depth: \(names.count) pairs from \(source.label) -> \(output)/depth_NNNN.\(format.lowercased()); skew median \(formatMs(s.medianSkewNs)), max \(formatMs(s.maxSkewNs))")
         if let lost { throw lost }

@@ -26,27 +26,9 @@ extension DepthCommand {
     /// directory and moved into place at the end, so a failure leaves nothing.
     func depthSequences(wide: String, tele: String, calibration loaded: LoadedCalibration, settings: Settings,
                         output: String) throws {
-        let outURL = URL(fileURLWithPath: output)
-        let fm = FileManager.default
-        var isDirectory: ObjCBool = false
-        if fm.fileExists(atPath: outURL.path, isDirectory: &isDirectory), !isDirectory.boolValue {
-            throw DualcamError.io(path: output, reason: "exists and is not a directory")
-        }
-        let parent = outURL.deletingLastPathComponent()
-        guard fm.fileExists(atPath: parent.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw DualcamError.io(path: output, reason: "parent directory \(parent.path) does not exist")
-        }
-        let wideSequence = try ImageSequence(url: URL(fileURLWithPath: wide))
-        let teleSequence = try ImageSequence(url: URL(fileURLWithPath: tele))
-        if let a = wideSequence.count, let b = teleSequence.count, a != b,
-           !VideoIO.isVideo(wideSequence.url), !VideoIO.isVideo(teleSequence.url) {
-            throw DualcamError.invalidValue(name: "--wide/--tele",
-                                            reason: "\(wide) has \(a) frames but \(tele) has \(b); the sequences must pair up")
-        }
-        let staging = parent.appendingPathComponent(".\(outURL.lastPathComponent).partial-\(ProcessInfo.processInfo.processIdentifier)")
-        try? fm.removeItem(at: staging)
-        try fm.createDirectory(at: staging, withIntermediateDirectories: true)
-        defer { try? fm.removeItem(at: staging) }
+        let (wideSequence, teleSequence) = try openSequencePair(wide: wide, tele: tele)
+        let staged = try StagedDirectory(output: output)
+        defer { staged.discard() }
         let total = [wideSequence.count, teleSequence.count].compactMap { $0 }.min()
         let progress = Progress(label: "depth: pair", total: total)
         let clock = Timings()
@@ -72,7 +54,7 @@ extension DepthCommand {
             let result = try clock.measure("depth") { try estimator!.estimate(wide: w.image, tele: t.image, temporal: temporal) }
             let name = String(format: "depth_%04d.%@", names.count, format.lowercased())
             _ = try clock.measure("write") {
-                try write(result, settings: settings, to: staging.appendingPathComponent(name), extras: false)
+                try write(result, settings: settings, to: staged.url(for: name), extras: false)
             }
             names.append(name)
             fractions.append(result.validFraction)
@@ -80,14 +62,7 @@ extension DepthCommand {
         }
         progress.end()
         guard !names.isEmpty else { throw DualcamError.format(path: wide, reason: "no frames to process") }
-        try fm.createDirectory(at: outURL, withIntermediateDirectories: true)
-        for name in names {
-            for file in [name, name + ".json"] {
-                let destination = outURL.appendingPathComponent(file)
-                try? fm.removeItem(at: destination)
-                try fm.moveItem(at: staging.appendingPathComponent(file), to: destination)
-            }
-        }
+        try staged.publish(names)
         if json {
             try printJSON(SequenceReport(inputs: ["wide": wide, "tele": tele], calibration: loaded.label, pairs: names.count,
                                          reference: estimator?.reference.rawValue ?? "", mode: settings.options.filtered ? "filtered" : "unfiltered",
