@@ -146,3 +146,82 @@ extern "C" int dc_morphological_fill(const dc_mat *sparse_depth, double max_dept
     });
 }
 
+
+extern "C" int dc_snap_depth_edges(const dc_mat *guide, const dc_mat *depth, int radius, int median_radius,
+                                   double sigma, double min_ratio, double margin, dc_mat **out, dc_error *err) {
+    return guarded(err, [&]() -> int {
+        if (!out) return fail(err, DC_ERR_ARGUMENT, "dc_snap_depth_edges: out is NULL");
+        *out = nullptr;
+        if (int status = check_guided(guide, depth, "depth", err)) return status;
+        if (radius < 1 || median_radius < 1 || !(sigma > 0) || !(min_ratio > 1) || !(margin >= 0 && margin < 0.5))
+            return fail(err, DC_ERR_ARGUMENT,
+                        "radii must be at least 1, sigma positive, min_ratio above 1 and margin in [0, 0.5)");
+        const cv::Mat &z = depth->mat;
+        // Log depth quantized to 256 levels over the finite range: the
+        // weighted median of a float image would build a histogram over every
+        // distinct value; 8 bits suffice to tell the two surfaces apart.
+        cv::Mat logz(z.size(), CV_32FC1), valid(z.size(), CV_8UC1);
+        float lo = std::numeric_limits<float>::infinity(), hi = -lo;
+        for (int y = 0; y < z.rows; ++y) {
+            const float *zr = z.ptr<float>(y);
+            float *lr = logz.ptr<float>(y);
+            uint8_t *vr = valid.ptr<uint8_t>(y);
+            for (int x = 0; x < z.cols; ++x) {
+                const bool ok = std::isfinite(zr[x]) && zr[x] > 0;
+                vr[x] = ok ? 255 : 0;
+                lr[x] = ok ? std::log(zr[x]) : 0.f;
+                if (ok) { lo = std::min(lo, lr[x]); hi = std::max(hi, lr[x]); }
+            }
+        }
+        if (!(hi > lo)) return emit(z.clone(), out, err);
+        const float step = (hi - lo) / 255.f;
+        cv::Mat levels(z.size(), CV_8UC1);
+        for (int y = 0; y < z.rows; ++y) {
+            const float *lr = logz.ptr<float>(y);
+            const uint8_t *vr = valid.ptr<uint8_t>(y);
+            uint8_t *qr = levels.ptr<uint8_t>(y);
+            for (int x = 0; x < z.cols; ++x)
+                qr[x] = vr[x] ? static_cast<uint8_t>(std::lround((lr[x] - lo) / step)) : 0;
+        }
+        // Local extremes of the depth over the window (missing = neutral).
+        cv::Mat forMin = z.clone(), forMax = z.clone();
+        forMin.setTo(std::numeric_limits<float>::max(), valid == 0);
+        forMax.setTo(0.f, valid == 0);
+        const cv::Mat window = cv::getStructuringElement(cv::MORPH_RECT, {2 * radius + 1, 2 * radius + 1});
+        cv::Mat zmin, zmax;
+        cv::erode(forMin, zmin, window);
+        cv::dilate(forMax, zmax, window);
+        // Flying pixels: between the extremes of a window spanning a large
+        // ratio. They are left out of the median, which then votes among
+        // pixels that lie on a surface.
+        const float ratio = static_cast<float>(min_ratio), edge = static_cast<float>(margin);
+        cv::Mat flying(z.size(), CV_8UC1, cv::Scalar(0)), surface(z.size(), CV_8UC1, cv::Scalar(0));
+        for (int y = 0; y < z.rows; ++y) {
+            const float *zr = z.ptr<float>(y), *nr = zmin.ptr<float>(y), *xr = zmax.ptr<float>(y);
+            const uint8_t *vr = valid.ptr<uint8_t>(y);
+            uint8_t *fr = flying.ptr<uint8_t>(y), *sr = surface.ptr<uint8_t>(y);
+            for (int x = 0; x < z.cols; ++x) {
+                if (!vr[x]) continue;
+                sr[x] = 1;
+                if (!(nr[x] > 0) || xr[x] < ratio * nr[x]) continue;
+                const float a = std::log(nr[x]), b = std::log(xr[x]), t = (std::log(zr[x]) - a) / (b - a);
+                if (t >= edge && t <= 1 - edge) { fr[x] = 1; sr[x] = 0; }
+            }
+        }
+        cv::Mat median;
+        cv::ximgproc::weightedMedianFilter(guide->mat, levels, median, median_radius, sigma, cv::ximgproc::WMF_EXP,
+                                           surface);
+        cv::Mat result = z.clone();
+        for (int y = 0; y < z.rows; ++y) {
+            const float *nr = zmin.ptr<float>(y), *xr = zmax.ptr<float>(y);
+            const uint8_t *mr = median.ptr<uint8_t>(y), *fr = flying.ptr<uint8_t>(y);
+            float *rr = result.ptr<float>(y);
+            for (int x = 0; x < z.cols; ++x) {
+                if (!fr[x]) continue;
+                const float m = lo + step * mr[x];
+                rr[x] = std::abs(m - std::log(nr[x])) <= std::abs(m - std::log(xr[x])) ? nr[x] : xr[x];
+            }
+        }
+        return emit(std::move(result), out, err);
+    });
+}

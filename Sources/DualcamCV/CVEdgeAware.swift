@@ -64,4 +64,21 @@ public enum CVEdgeAware {
         try Shim.call("morphological fill") { dc_morphological_fill(sparseDepth.handle, maxDepth, &out, $0) }
         return try CVMat(adopting: out!)
     }
+
+    /// Snaps "flying pixels" at depth discontinuities onto one surface (see
+    /// dc_snap_depth_edges): where the (2 radius + 1)^2 window spans
+    /// max/min >= `minimumRatio` and the pixel lies between the extremes (more
+    /// than `margin` of their log distance from both), it takes the window's
+    /// minimum or maximum depth, whichever is nearer in log depth to the
+    /// guide-weighted median over (2 medianRadius + 1)^2 (ximgproc
+    /// weightedMedianFilter, `sigma` in 8-bit guide units).
+    public static func snapDepthEdges(guide: CVMat, depthMetres: CVMat, radius: Int, medianRadius: Int, sigma: Double,
+                                      minimumRatio: Double, margin: Double) throws -> CVMat {
+        var out: OpaquePointer?
+        try Shim.call("weightedMedianFilter") {
+            dc_snap_depth_edges(guide.handle, depthMetres.handle, Int32(clamping: radius), Int32(clamping: medianRadius),
+                                sigma, minimumRatio, margin, &out, $0)
+        }
+        return try CVMat(adopting: out!)
+    }
 }

@@ -63,6 +63,16 @@ public enum DepthFusion {
         public var mediumRadius = 4.0
         public var highTolerance = 0.01
         public var stereoTolerance = 0.03
+        /// The final edge snap (`FusionCompletion.snapEdges`, not after the
+        /// morphological fill, where the nearer surface already wins): window
+        /// radius (0 = off), the weighted median's radius and colour sigma, the
+        /// window's max/min depth ratio that marks an edge, and how far (fraction
+        /// of the log range) from both extremes a pixel must be to be moved.
+        public var edgeSnapRadius = 2
+        public var edgeSnapMedianRadius = 3
+        public var edgeSnapSigma = 25.5
+        public var edgeSnapRatio = 1.15
+        public var edgeSnapMargin = 0.1
         /// Samples below this confidence never make a pixel high-confidence.
         public var lowSampleConfidence = 0.4
         public var fitOptions = ScaleShiftFitter.Options()
@@ -178,13 +188,21 @@ public enum DepthFusion {
         let lowest = 0.5 * (used.min() ?? 0), highest = 2 * (used.max() ?? .infinity)
         inverse = inverse.map { $0.isFinite && $0 >= lowest && $0 <= highest ? $0 : ($0.isFinite ? min(max($0, lowest), highest) : .nan) }
         inverse = try completion.fillRemainingHoles(inverse)
-        let depth = inverse.map { $0.isFinite && $0 > 0 ? 1 / $0 : Float.nan }
+        var depth = inverse.map { $0.isFinite && $0 > 0 ? 1 / $0 : Float.nan }
         timings.completeMilliseconds = clock.lap()
 
         // Confidence and the unfiltered selection.
         let confidence = try FusionConfidence.levels(
             size: size, inverse: inverse, aligned: aligned, distance: distance, samples: samples, pixels: pixel, verdicts: verdicts,
             options: options)
+        // Edge snap of the filtered output; high-confidence pixels (the
+        // unfiltered output, backed by consistent samples) keep their value.
+        if options.edgeSnapRadius > 0 && !(input.stereo == nil && options.samplesOnlyCompletion == .morphology) {
+            let snapped = try completion.snapEdges(depth, radius: options.edgeSnapRadius, medianRadius: options.edgeSnapMedianRadius,
+                                                   sigma: options.edgeSnapSigma, ratio: options.edgeSnapRatio,
+                                                   margin: options.edgeSnapMargin)
+            for p in 0..<n where confidence[p] != .high { depth[p] = snapped[p] }
+        }
         let unfiltered = zip(depth, confidence).map { $1 == .high ? $0 : Float.nan }
         timings.confidenceMilliseconds = clock.lap()
         return FusionResult(size: size, filteredDepth: depth, unfilteredDepth: unfiltered, confidence: confidence,

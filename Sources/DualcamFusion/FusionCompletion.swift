@@ -130,6 +130,18 @@ struct FusionCompletion {
         }
     }
 
+    /// The smoothers blend near and far surfaces at depth discontinuities
+    /// into "flying pixels" that belong to neither; this last pass puts each
+    /// pixel of a window spanning a large depth ratio onto the near or the far
+    /// surface, whichever the colour-weighted median of its neighbourhood
+    /// picks (`CVEdgeAware.snapDepthEdges`). Interior pixels are untouched.
+    func snapEdges(_ depthMetres: [Float], radius: Int, medianRadius: Int, sigma: Double, ratio: Double,
+                   margin: Double) throws -> [Float] {
+        FloatMaps.floats(try CVEdgeAware.snapDepthEdges(guide: guide, depthMetres: try FloatMaps.mat(depthMetres, size),
+                                                        radius: radius, medianRadius: medianRadius, sigma: sigma,
+                                                        minimumRatio: ratio, margin: margin))
+    }
+
     /// IP-Basic-style morphological completion of the samples (no image guidance).
     static func morphological(sampleDepth: [Float], size: PixelSize, maxDepth: Double) throws -> [Float] {
         FloatMaps.floats(try CVEdgeAware.morphologicalFill(sparseDepth: try FloatMaps.mat(sampleDepth, size), maxDepth: maxDepth))
