@@ -69,13 +69,14 @@ public enum CVEdgeAware {
     /// dc_snap_depth_edges): where the (2 radius + 1)^2 window spans
     /// max/min >= `minimumRatio` and the pixel lies between the extremes (more
     /// than `margin` of their log distance from both), it takes the window's
-    /// minimum or maximum depth, whichever is nearer in log depth to the
-    /// guide-weighted median over (2 medianRadius + 1)^2 (ximgproc
-    /// weightedMedianFilter, `sigma` in 8-bit guide units).
+    /// minimum or maximum depth, whichever side a colour-weighted vote of the
+    /// non-flying pixels over (2 medianRadius + 1)^2 picks (the weighted
+    /// median's two-way choice; weights exp(-|dg|^2 / 2 sigma^2), `sigma` in
+    /// 8-bit guide units).
     public static func snapDepthEdges(guide: CVMat, depthMetres: CVMat, radius: Int, medianRadius: Int, sigma: Double,
                                       minimumRatio: Double, margin: Double) throws -> CVMat {
         var out: OpaquePointer?
-        try Shim.call("weightedMedianFilter") {
+        try Shim.call("snap depth edges") {
             dc_snap_depth_edges(guide.handle, depthMetres.handle, Int32(clamping: radius), Int32(clamping: medianRadius),
                                 sigma, minimumRatio, margin, &out, $0)
         }

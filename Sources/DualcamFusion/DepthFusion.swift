@@ -65,7 +65,7 @@ public enum DepthFusion {
         public var stereoTolerance = 0.03
         /// The final edge snap (`FusionCompletion.snapEdges`, not after the
         /// morphological fill, where the nearer surface already wins): window
-        /// radius (0 = off), the weighted median's radius and colour sigma, the
+        /// radius (0 = off), the colour vote's radius and sigma, the
         /// window's max/min depth ratio that marks an edge, and how far (fraction
         /// of the log range) from both extremes a pixel must be to be moved.
         public var edgeSnapRadius = 2

@@ -133,7 +133,7 @@ struct FusionCompletion {
     /// The smoothers blend near and far surfaces at depth discontinuities
     /// into "flying pixels" that belong to neither; this last pass puts each
     /// pixel of a window spanning a large depth ratio onto the near or the far
-    /// surface, whichever the colour-weighted median of its neighbourhood
+    /// surface, whichever a colour-weighted vote of its neighbourhood
     /// picks (`CVEdgeAware.snapDepthEdges`). Interior pixels are untouched.
     func snapEdges(_ depthMetres: [Float], radius: Int, medianRadius: Int, sigma: Double, ratio: Double,
                    margin: Double) throws -> [Float] {

@@ -53,11 +53,11 @@ int dc_morphological_fill(const dc_mat *sparse_depth, double max_depth, dc_mat *
  * 0/NaN = missing, left as is) spans max/min >= `min_ratio` and the pixel's
  * log depth lies between the window's extremes at more than `margin` of
  * their log distance from both, the pixel takes the window's minimum or
- * maximum depth, whichever is nearer (in log depth) to the guide-weighted
- * median of log depth over a (2 median_radius + 1)^2 window
- * (cv::ximgproc::weightedMedianFilter, exp weights with `sigma` in 8-bit
- * guide units, log depth quantized to 256 levels over its range). Elsewhere
- * the depth is unchanged. */
+ * maximum depth: the side (in log depth) holding the larger colour weight
+ * exp(-|g_p - g_q|^2 / (2 sigma^2)) (`sigma` in 8-bit guide units) among
+ * the non-flying pixels q of the (2 median_radius + 1)^2 window, i.e. the
+ * guide-weighted median's choice between the two surfaces. Elsewhere the
+ * depth is unchanged. */
 int dc_snap_depth_edges(const dc_mat *guide, const dc_mat *depth, int radius, int median_radius, double sigma,
                         double min_ratio, double margin, dc_mat **out, dc_error *err);
 
