@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <vector>
 
 using namespace dualcam_shim;
 
@@ -147,87 +148,102 @@ extern "C" int dc_morphological_fill(const dc_mat *sparse_depth, double max_dept
 }
 
 
-extern "C" int dc_snap_depth_edges(const dc_mat *guide, const dc_mat *depth, int radius, int median_radius,
-                                   double sigma, double min_ratio, double margin, dc_mat **out, dc_error *err) {
+// Hand-written: no OpenCV filter makes this two-way, edge-region-only
+// choice (weightedMedianFilter processes every pixel, ~25 ms at 320x240,
+// and cannot leave the flying pixels out of the vote).
+extern "C" int dc_relabel_depth_edges(const dc_mat *guide, const dc_mat *depth, int radius, int vote_radius,
+                                      double sigma, double luma_weight, double min_ratio, double margin,
+                                      int iterations, dc_mat **out, dc_error *err) {
     return guarded(err, [&]() -> int {
-        if (!out) return fail(err, DC_ERR_ARGUMENT, "dc_snap_depth_edges: out is NULL");
+        if (!out) return fail(err, DC_ERR_ARGUMENT, "dc_relabel_depth_edges: out is NULL");
         *out = nullptr;
         if (int status = check_guided(guide, depth, "depth", err)) return status;
-        if (radius < 1 || median_radius < 1 || !(sigma > 0) || !(min_ratio > 1) || !(margin >= 0 && margin < 0.5))
+        if (guide->mat.channels() != 3) return fail(err, DC_ERR_ARGUMENT, "the guide must have 3 channels (RGB)");
+        if (radius < 1 || vote_radius < 1 || !(sigma > 0) || !(luma_weight >= 0) || !(min_ratio > 1) ||
+            !(margin >= 0 && margin < 0.5) || iterations < 1)
             return fail(err, DC_ERR_ARGUMENT,
-                        "radii must be at least 1, sigma positive, min_ratio above 1 and margin in [0, 0.5)");
-        const cv::Mat &z = depth->mat;
-        cv::Mat logz(z.size(), CV_32FC1), valid(z.size(), CV_8UC1);
-        for (int y = 0; y < z.rows; ++y) {
-            const float *zr = z.ptr<float>(y);
-            float *lr = logz.ptr<float>(y);
-            uint8_t *vr = valid.ptr<uint8_t>(y);
-            for (int x = 0; x < z.cols; ++x) {
-                const bool ok = std::isfinite(zr[x]) && zr[x] > 0;
-                vr[x] = ok ? 255 : 0;
-                lr[x] = ok ? std::log(zr[x]) : 0.f;
+                        "radii must be at least 1, sigma positive, luma_weight >= 0, min_ratio above 1, margin in "
+                        "[0, 0.5) and iterations at least 1");
+        const int rows = depth->mat.rows, cols = depth->mat.cols, n = rows * cols;
+        // Guide in (sqrt(luma_weight) Y, Cb, Cr) so that squared distances weigh luma as asked.
+        std::vector<float> feature(static_cast<size_t>(n) * 3);
+        const float lw = static_cast<float>(std::sqrt(luma_weight));
+        for (int y = 0; y < rows; ++y) {
+            const uint8_t *g = guide->mat.ptr<uint8_t>(y);
+            for (int x = 0; x < cols; ++x) {
+                const float r = g[3 * x], gg = g[3 * x + 1], b = g[3 * x + 2];
+                const float luma = 0.299f * r + 0.587f * gg + 0.114f * b;
+                float *f = &feature[(static_cast<size_t>(y) * cols + x) * 3];
+                f[0] = lw * luma;
+                f[1] = 0.564f * (b - luma);
+                f[2] = 0.713f * (r - luma);
             }
         }
-        // Local extremes of the depth over the window (missing = neutral).
-        cv::Mat forMin = z.clone(), forMax = z.clone();
-        forMin.setTo(std::numeric_limits<float>::max(), valid == 0);
-        forMax.setTo(0.f, valid == 0);
-        const cv::Mat window = cv::getStructuringElement(cv::MORPH_RECT, {2 * radius + 1, 2 * radius + 1});
-        cv::Mat zmin, zmax;
-        cv::erode(forMin, zmin, window);
-        cv::dilate(forMax, zmax, window);
-        // Flying pixels: between the extremes of a window spanning a large
-        // ratio. They are left out of the median, which then votes among
-        // pixels that lie on a surface.
+        cv::Mat current = depth->mat.clone();
         const float ratio = static_cast<float>(min_ratio), edge = static_cast<float>(margin);
-        cv::Mat flying(z.size(), CV_8UC1, cv::Scalar(0)), surface(z.size(), CV_8UC1, cv::Scalar(0));
-        for (int y = 0; y < z.rows; ++y) {
-            const float *zr = z.ptr<float>(y), *nr = zmin.ptr<float>(y), *xr = zmax.ptr<float>(y);
-            const uint8_t *vr = valid.ptr<uint8_t>(y);
-            uint8_t *fr = flying.ptr<uint8_t>(y), *sr = surface.ptr<uint8_t>(y);
-            for (int x = 0; x < z.cols; ++x) {
-                if (!vr[x]) continue;
-                sr[x] = 1;
-                if (!(nr[x] > 0) || xr[x] < ratio * nr[x]) continue;
-                const float a = std::log(nr[x]), b = std::log(xr[x]), t = (std::log(zr[x]) - a) / (b - a);
-                if (t >= edge && t <= 1 - edge) { fr[x] = 1; sr[x] = 0; }
-            }
-        }
-        // The weighted median of the window's surface pixels, reduced to the
-        // two-way choice it makes here: the side (nearer to the minimum or to
-        // the maximum in log depth) with the larger total colour weight
-        // exp(-|g_p - g_q|^2 / (2 sigma^2)) (weightedMedianFilter's WMF_EXP).
-        // Written by hand because the filter itself processes every pixel
-        // (~25 ms at 320x240) where only the few flying pixels need a vote.
-        const cv::Mat &g = guide->mat;
-        const int channels = g.channels();
-        const float inv2s2 = static_cast<float>(1.0 / (2.0 * sigma * sigma));
-        cv::Mat result = z.clone();
-        for (int y = 0; y < z.rows; ++y) {
-            const float *nr = zmin.ptr<float>(y), *xr = zmax.ptr<float>(y);
-            const uint8_t *fr = flying.ptr<uint8_t>(y), *gp = g.ptr<uint8_t>(y);
-            float *rr = result.ptr<float>(y);
-            for (int x = 0; x < z.cols; ++x) {
-                if (!fr[x]) continue;
-                const float a = std::log(nr[x]), b = std::log(xr[x]), mid = 0.5f * (a + b);
-                float nearWeight = 0, farWeight = 0;
-                for (int qy = std::max(0, y - median_radius); qy <= std::min(z.rows - 1, y + median_radius); ++qy) {
-                    const float *lq = logz.ptr<float>(qy);
-                    const uint8_t *sq = surface.ptr<uint8_t>(qy), *gq = g.ptr<uint8_t>(qy);
-                    for (int qx = std::max(0, x - median_radius); qx <= std::min(z.cols - 1, x + median_radius); ++qx) {
-                        if (!sq[qx]) continue;
-                        float d2 = 0;
-                        for (int c = 0; c < channels; ++c) {
-                            const float d = float(gp[x * channels + c]) - float(gq[qx * channels + c]);
-                            d2 += d * d;
-                        }
-                        const float w = std::exp(-d2 * inv2s2);
-                        (lq[qx] <= mid ? nearWeight : farWeight) += w;
+        // exp(-d^2 / (2 sigma^2)) tabulated over d^2 in [0, 18 sigma^2) (beyond: below 1.3e-4, taken as 0).
+        constexpr int table_size = 1024;
+        const float table_step = static_cast<float>(18.0 * sigma * sigma / table_size);
+        float table[table_size];
+        for (int i = 0; i < table_size; ++i) table[i] = static_cast<float>(std::exp(-(i + 0.5) * table_step / (2.0 * sigma * sigma)));
+        const float to_index = 1.f / table_step;
+        const cv::Mat window = cv::getStructuringElement(cv::MORPH_RECT, {2 * radius + 1, 2 * radius + 1});
+        std::vector<float> logz(n);
+        std::vector<uint8_t> voter(n), region(n);
+        for (int pass = 0; pass < iterations; ++pass) {
+            cv::Mat valid = (current > 0) & (current == current);
+            cv::Mat forMin = current.clone(), forMax = current.clone();
+            forMin.setTo(std::numeric_limits<float>::max(), valid == 0);
+            forMax.setTo(0.f, valid == 0);
+            cv::Mat zmin, zmax;
+            cv::erode(forMin, zmin, window);
+            cv::dilate(forMax, zmax, window);
+            for (int y = 0; y < rows; ++y) {
+                const float *zr = current.ptr<float>(y), *nr = zmin.ptr<float>(y), *xr = zmax.ptr<float>(y);
+                for (int x = 0; x < cols; ++x) {
+                    const int p = y * cols + x;
+                    const bool ok = std::isfinite(zr[x]) && zr[x] > 0;
+                    logz[p] = ok ? std::log(zr[x]) : 0.f;
+                    voter[p] = ok;
+                    region[p] = ok && nr[x] > 0 && xr[x] >= ratio * nr[x];
+                    if (region[p]) {
+                        const float a = std::log(nr[x]), b = std::log(xr[x]), t = (logz[p] - a) / (b - a);
+                        if (t >= edge && t <= 1 - edge) voter[p] = 0;
                     }
                 }
-                if (nearWeight + farWeight > 0) rr[x] = nearWeight >= farWeight ? nr[x] : xr[x];
             }
+            cv::Mat next = current.clone();
+            int changed = 0;
+            for (int y = 0; y < rows; ++y) {
+                const float *nr = zmin.ptr<float>(y), *xr = zmax.ptr<float>(y);
+                float *out_row = next.ptr<float>(y);
+                for (int x = 0; x < cols; ++x) {
+                    const int p = y * cols + x;
+                    if (!region[p]) continue;
+                    const float mid = 0.5f * (std::log(nr[x]) + std::log(xr[x]));
+                    const float *fp = &feature[static_cast<size_t>(p) * 3];
+                    float wn = 0, wf = 0, sn = 0, sf = 0;
+                    for (int qy = std::max(0, y - vote_radius); qy <= std::min(rows - 1, y + vote_radius); ++qy) {
+                        for (int qx = std::max(0, x - vote_radius); qx <= std::min(cols - 1, x + vote_radius); ++qx) {
+                            const int q = qy * cols + qx;
+                            if (!voter[q] || q == p) continue;
+                            const float *fq = &feature[static_cast<size_t>(q) * 3];
+                            const float d0 = fp[0] - fq[0], d1 = fp[1] - fq[1], d2 = fp[2] - fq[2];
+                            const int index = static_cast<int>((d0 * d0 + d1 * d1 + d2 * d2) * to_index);
+                            if (index >= table_size) continue;
+                            const float w = table[index];
+                            if (logz[q] <= mid) { wn += w; sn += w * logz[q]; } else { wf += w; sf += w * logz[q]; }
+                        }
+                    }
+                    if (wn + wf <= 0) continue;
+                    const float value = wn >= wf ? std::exp(sn / wn) : std::exp(sf / wf);
+                    if (value != out_row[x]) ++changed;
+                    out_row[x] = value;
+                }
+            }
+            current = next;
+            if (!changed) break;
         }
-        return emit(std::move(result), out, err);
+        return emit(std::move(current), out, err);
     });
 }

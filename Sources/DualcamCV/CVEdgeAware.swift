@@ -65,20 +65,20 @@ public enum CVEdgeAware {
         return try CVMat(adopting: out!)
     }
 
-    /// Snaps "flying pixels" at depth discontinuities onto one surface (see
-    /// dc_snap_depth_edges): where the (2 radius + 1)^2 window spans
-    /// max/min >= `minimumRatio` and the pixel lies between the extremes (more
-    /// than `margin` of their log distance from both), it takes the window's
-    /// minimum or maximum depth, whichever side a colour-weighted vote of the
-    /// non-flying pixels over (2 medianRadius + 1)^2 picks (the weighted
-    /// median's two-way choice; weights exp(-|dg|^2 / 2 sigma^2), `sigma` in
-    /// 8-bit guide units).
-    public static func snapDepthEdges(guide: CVMat, depthMetres: CVMat, radius: Int, medianRadius: Int, sigma: Double,
-                                      minimumRatio: Double, margin: Double) throws -> CVMat {
+    /// Puts every pixel of a depth-edge region onto the near or the far
+    /// surface (see dc_relabel_depth_edges): where the (2 radius + 1)^2 window
+    /// spans max/min >= `minimumRatio`, the pixel takes the side (split at the
+    /// midpoint of the extremes in log depth) with the larger colour weight
+    /// exp(-d^2 / 2 sigma^2) among the non-flying pixels of the
+    /// (2 voteRadius + 1)^2 window, d^2 = lumaWeight dY^2 + dCb^2 + dCr^2 in
+    /// 8-bit units, and that side's weighted geometric mean depth; up to
+    /// `iterations` passes. `guide` is 8-bit RGB.
+    public static func relabelDepthEdges(guide: CVMat, depthMetres: CVMat, radius: Int, voteRadius: Int, sigma: Double,
+                                         lumaWeight: Double, minimumRatio: Double, margin: Double, iterations: Int) throws -> CVMat {
         var out: OpaquePointer?
-        try Shim.call("snap depth edges") {
-            dc_snap_depth_edges(guide.handle, depthMetres.handle, Int32(clamping: radius), Int32(clamping: medianRadius),
-                                sigma, minimumRatio, margin, &out, $0)
+        try Shim.call("relabel depth edges") {
+            dc_relabel_depth_edges(guide.handle, depthMetres.handle, Int32(clamping: radius), Int32(clamping: voteRadius),
+                                   sigma, lumaWeight, minimumRatio, margin, Int32(clamping: iterations), &out, $0)
         }
         return try CVMat(adopting: out!)
     }

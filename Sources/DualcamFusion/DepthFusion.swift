@@ -63,21 +63,34 @@ public enum DepthFusion {
         public var mediumRadius = 4.0
         public var highTolerance = 0.01
         public var stereoTolerance = 0.03
-        /// The final edge snap (`FusionCompletion.snapEdges`, not after the
-        /// morphological fill, where the nearer surface already wins): window
-        /// radius (0 = off), the colour vote's radius and sigma, the
-        /// window's max/min depth ratio that marks an edge, and how far (fraction
-        /// of the log range) from both extremes a pixel must be to be moved.
-        public var edgeSnapRadius = 2
-        public var edgeSnapMedianRadius = 3
-        public var edgeSnapSigma = 25.5
-        public var edgeSnapRatio = 1.15
-        public var edgeSnapMargin = 0.1
+        /// The final edge relabelling (`FusionCompletion.relabelEdges`; not
+        /// after the morphological fill, where the nearer surface already wins).
+        public var edgeRelabel = EdgeRelabel()
         /// Samples below this confidence never make a pixel high-confidence.
         public var lowSampleConfidence = 0.4
         public var fitOptions = ScaleShiftFitter.Options()
 
         public init(focalPixels: Double) { self.focalPixels = focalPixels }
+    }
+
+    /// Parameters of the edge relabelling (`CVEdgeAware.relabelDepthEdges`):
+    /// a pixel whose (2 radius + 1)^2 window spans max/min >= `ratio` is put on
+    /// the near or far side by a colour vote over (2 voteRadius + 1)^2 (pixels
+    /// more than `margin` of the log range from both extremes do not vote).
+    /// The colour distance weighs luma by `lumaWeight` against chroma: texture
+    /// and shading change luma inside a surface far more than chroma, while
+    /// object boundaries usually change chroma.
+    public struct EdgeRelabel: Equatable, Sendable {
+        /// 0 turns the pass off.
+        public var radius = 2
+        public var voteRadius = 5
+        /// Colour sigma, 8-bit units.
+        public var sigma = 10.0
+        public var lumaWeight = 0.1
+        public var ratio = 1.15
+        public var margin = 0.1
+        public var iterations = 1
+        public init() {}
     }
 
     public static func fuse(_ input: FusionInput, options: Options) throws -> FusionResult {
@@ -195,13 +208,11 @@ public enum DepthFusion {
         let confidence = try FusionConfidence.levels(
             size: size, inverse: inverse, aligned: aligned, distance: distance, samples: samples, pixels: pixel, verdicts: verdicts,
             options: options)
-        // Edge snap of the filtered output; high-confidence pixels (the
+        // Edge relabelling of the filtered output; high-confidence pixels (the
         // unfiltered output, backed by consistent samples) keep their value.
-        if options.edgeSnapRadius > 0 && !(input.stereo == nil && options.samplesOnlyCompletion == .morphology) {
-            let snapped = try completion.snapEdges(depth, radius: options.edgeSnapRadius, medianRadius: options.edgeSnapMedianRadius,
-                                                   sigma: options.edgeSnapSigma, ratio: options.edgeSnapRatio,
-                                                   margin: options.edgeSnapMargin)
-            for p in 0..<n where confidence[p] != .high { depth[p] = snapped[p] }
+        if options.edgeRelabel.radius > 0 && !(input.stereo == nil && options.samplesOnlyCompletion == .morphology) {
+            let relabelled = try completion.relabelEdges(depth, options.edgeRelabel)
+            for p in 0..<n where confidence[p] != .high { depth[p] = relabelled[p] }
         }
         let unfiltered = zip(depth, confidence).map { $1 == .high ? $0 : Float.nan }
         timings.confidenceMilliseconds = clock.lap()

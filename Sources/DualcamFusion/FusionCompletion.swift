@@ -131,15 +131,15 @@ struct FusionCompletion {
     }
 
     /// The smoothers blend near and far surfaces at depth discontinuities
-    /// into "flying pixels" that belong to neither; this last pass puts each
-    /// pixel of a window spanning a large depth ratio onto the near or the far
-    /// surface, whichever a colour-weighted vote of its neighbourhood
-    /// picks (`CVEdgeAware.snapDepthEdges`). Interior pixels are untouched.
-    func snapEdges(_ depthMetres: [Float], radius: Int, medianRadius: Int, sigma: Double, ratio: Double,
-                   margin: Double) throws -> [Float] {
-        FloatMaps.floats(try CVEdgeAware.snapDepthEdges(guide: guide, depthMetres: try FloatMaps.mat(depthMetres, size),
-                                                        radius: radius, medianRadius: medianRadius, sigma: sigma,
-                                                        minimumRatio: ratio, margin: margin))
+    /// into "flying pixels" that belong to neither, and the fills put whole
+    /// pixels on the wrong side; this last pass puts each pixel of a window
+    /// spanning a large depth ratio onto the near or the far surface,
+    /// whichever a colour vote of its neighbourhood picks
+    /// (`CVEdgeAware.relabelDepthEdges`). Interior pixels are untouched.
+    func relabelEdges(_ depthMetres: [Float], _ o: DepthFusion.EdgeRelabel) throws -> [Float] {
+        FloatMaps.floats(try CVEdgeAware.relabelDepthEdges(
+            guide: guide, depthMetres: try FloatMaps.mat(depthMetres, size), radius: o.radius, voteRadius: o.voteRadius,
+            sigma: o.sigma, lumaWeight: o.lumaWeight, minimumRatio: o.ratio, margin: o.margin, iterations: o.iterations))
     }
 
     /// IP-Basic-style morphological completion of the samples (no image guidance).
@@ -155,3 +155,4 @@ struct FusionCompletion {
         return (FloatMaps.floats(result.values), FloatMaps.floats(result.weight))
     }
 }
+

@@ -48,18 +48,22 @@ int dc_distance_to_nonzero(const dc_mat *mask, dc_mat **out, dc_error *err);
  * (only on filled values), invert back. Pixels still empty are NaN. */
 int dc_morphological_fill(const dc_mat *sparse_depth, double max_depth, dc_mat **out, dc_error *err);
 
-/* Snap "flying pixels" at depth discontinuities onto one surface. Where the
- * (2 radius + 1)^2 window around a pixel of the float32 `depth` (metres;
- * 0/NaN = missing, left as is) spans max/min >= `min_ratio` and the pixel's
- * log depth lies between the window's extremes at more than `margin` of
- * their log distance from both, the pixel takes the window's minimum or
- * maximum depth: the side (in log depth) holding the larger colour weight
- * exp(-|g_p - g_q|^2 / (2 sigma^2)) (`sigma` in 8-bit guide units) among
- * the non-flying pixels q of the (2 median_radius + 1)^2 window, i.e. the
- * guide-weighted median's choice between the two surfaces. Elsewhere the
- * depth is unchanged. */
-int dc_snap_depth_edges(const dc_mat *guide, const dc_mat *depth, int radius, int median_radius, double sigma,
-                        double min_ratio, double margin, dc_mat **out, dc_error *err);
+/* Put every pixel of a depth-edge region onto one of the two surfaces that
+ * meet there. A pixel of the float32 `depth` (metres; 0/NaN = missing, left
+ * as is) is in an edge region when the (2 radius + 1)^2 window around it
+ * spans max/min >= `min_ratio`; the window's extremes split it in log depth
+ * at their midpoint into a near and a far side. Voters are the valid pixels
+ * not "flying" (a pixel of an edge region lying more than `margin` of the
+ * log range from both extremes of its own window is flying). The pixel takes
+ * the side with the larger total colour weight over the voters q != p of the
+ * (2 vote_radius + 1)^2 window, w = exp(-d^2 / (2 sigma^2)) with
+ * d^2 = luma_weight dY^2 + dCb^2 + dCr^2 (BT.601 YCbCr of the 8-bit RGB
+ * `guide`, 8-bit units), and that side's weighted geometric mean depth.
+ * Repeated up to `iterations` times (each pass on the previous result, stops
+ * early when nothing changes). Elsewhere the depth is unchanged. */
+int dc_relabel_depth_edges(const dc_mat *guide, const dc_mat *depth, int radius, int vote_radius, double sigma,
+                           double luma_weight, double min_ratio, double margin, int iterations, dc_mat **out,
+                           dc_error *err);
 
 #ifdef __cplusplus
 }
