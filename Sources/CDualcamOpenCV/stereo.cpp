@@ -2,6 +2,7 @@
 // and subpixel refinement, SGBM + WLS reference, confidence-weighted filling.
 #include "dualcam_opencv_stereo.h"
 #include "shim_imgproc.hpp"
+#include "stereo_refine.hpp"
 #include <opencv2/calib3d.hpp>
 #include <opencv2/ximgproc.hpp>
 #include <algorithm>
@@ -70,190 +71,6 @@ cv::Mat to_pixels(const cv::Mat &raw, int min_valid, float sign) {
         for (int x = 0; x < raw.cols; ++x) d[x] = s[x] < min_valid * 16 ? kNaN : sign * s[x] / 16.0f;
     }
     return out;
-}
-
-/// exp(-t) for t >= 0 from a table (step 1/64, linear interpolation: relative
-/// error below 4e-5; 0 beyond t = 32): the refinement's window weights take
-/// one exponential per window element, which libm would make its largest cost.
-class NegExpTable {
-public:
-    NegExpTable() {
-        for (int i = 0; i <= kSize; ++i) values_[i] = std::exp(-(float)i / kScale);
-    }
-    float operator()(float t) const {
-        float u = t * kScale;
-        if (!(u < (float)kSize)) return 0.0f;
-        int i = (int)u;
-        float f = u - (float)i;
-        return values_[i] + f * (values_[i + 1] - values_[i]);
-    }
-private:
-    static constexpr int kSize = 32 * 64;
-    static constexpr float kScale = 64.0f;
-    float values_[kSize + 1];
-};
-
-const NegExpTable &neg_exp() {
-    static const NegExpTable table;
-    return table;
-}
-
-struct RefineInputs {
-    cv::Mat base, match, baseDx, matchDx;  // smoothed float images and x gradients
-    cv::Mat disparity;                      // reference view, float, NaN invalid
-    float sign;                             // x_match = x_base - sign * d
-    int radius;
-    double textureSigma;
-};
-
-/// Symmetric ZNCC Lucas-Kanade refinement of one pixel's disparity: the
-/// window's disparity follows a plane d0 + delta + gx dx + gy dy, the slopes
-/// fitted to the neighbours' SGBM disparities of the same surface; both images
-/// move by half the correction (base by +delta/2, match by -delta/2), so neither
-/// image's interpolation biases the result. Intensities are normalised per
-/// window (gain and offset free). Returns false when the fit fails.
-template <int R>
-bool refine_pixel_r(const RefineInputs &in, int x, int y, float &d, float &zncc, float &texture) {
-    constexpr int r = R;
-    const int cols = in.base.cols, rows = in.base.rows;
-    if (x - r < 0 || y - r < 0 || x + r >= cols || y + r >= rows) return false;
-    const float d0 = d;
-    // Plane slopes from same-surface neighbours.
-    double sxx = 0, sxy = 0, syy = 0, sxd = 0, syd = 0;
-    int n = 0;
-    for (int dy = -r; dy <= r; ++dy) {
-        const float *drow = in.disparity.ptr<float>(y + dy);
-        for (int dx = -r; dx <= r; ++dx) {
-            float dj = drow[x + dx];
-            if (!(std::fabs(dj - d0) <= 1.0f)) continue;
-            sxx += dx * dx; sxy += dx * dy; syy += dy * dy;
-            sxd += dx * (dj - d0); syd += dy * (dj - d0);
-            ++n;
-        }
-    }
-    double gx = 0, gy = 0;
-    double det = sxx * syy - sxy * sxy;
-    if (n >= 2 * r * r && det > 1e-9) {
-        gx = std::clamp((syy * sxd - sxy * syd) / det, -0.5, 0.5);
-        gy = std::clamp((sxx * syd - sxy * sxd) / det, -0.5, 0.5);
-    }
-    const int side = 2 * r + 1;
-    // Window weights, one exp per element: same surface (Gaussian in the plane
-    // residual, sigma 0.35 px, so small depth steps inside the window weigh
-    // little; 0.25 where SGBM had no value) times a colour Gaussian (sigma 40
-    // levels) about the centre.
-    float weights[21 * 21];
-    const float centre = in.base.ptr<float>(y)[x];
-    constexpr float kResidual = 1.0f / (2.0f * 0.35f * 0.35f), kColour = 1.0f / (2.0f * 40.0f * 40.0f);
-    const NegExpTable &negExp = neg_exp();
-    double sw = 0;
-    for (int dy = -r; dy <= r; ++dy) {
-        const float *drow = in.disparity.ptr<float>(y + dy);
-        const float *brow = in.base.ptr<float>(y + dy);
-        for (int dx = -r; dx <= r; ++dx) {
-            float dj = drow[x + dx];
-            float di = brow[x + dx] - centre;
-            float residual = (float)(dj - (d0 + gx * dx + gy * dy));
-            float w = std::isnan(dj) ? 0.25f * negExp(di * di * kColour)
-                      : (std::fabs(residual) <= 1.0f ? negExp(residual * residual * kResidual + di * di * kColour) : 0.0f);
-            weights[(dy + r) * side + dx + r] = w;
-            sw += w;
-        }
-    }
-    if (sw < 1) return false;
-    // Each iteration accumulates the weighted moments of the resampled
-    // intensities b, m and gradients bx, mx in one pass; the ZNCC residual
-    // nb - nm = A (b - mb) - B (m - mm) with A = 1/sigma_b, B = 1/sigma_m, and its
-    // Jacobian j = sign (A bx + B mx) / 2, give sum(w j res), sum(w j^2) and
-    // the correlation in closed form from these moments (no per-window arrays).
-    double delta = 0;
-    double corr = -1;
-    double gradEnergy = 0;
-    // Intensities are centred on the window centre's (float sums of 49-121
-    // centred terms keep far more precision than the ZNCC needs).
-    const float cb = centre, cm = in.match.ptr<float>(y)[std::clamp(x - (int)std::lround(in.sign * d0), 0, cols - 1)];
-    // Three Gauss-Newton steps from SGBM's value, stopping at 1/100 px steps
-    // (more iterations measured no more accurate: they chase noise).
-    for (int iteration = 0; iteration < 3; ++iteration) {
-        float Sb = 0, Sm = 0, Sbb = 0, Smm = 0, Sbm = 0, Sbx = 0, Smx = 0, Sbxbx = 0, Smxmx = 0, Sbxmx = 0;
-        float Sbxb = 0, Sbxm = 0, Smxb = 0, Smxm = 0;
-        // The base moves by a whole window by the same shift: one integer
-        // offset and one fraction for every element.
-        const float shiftB = (float)(in.sign * delta / 2);
-        const float floorB = std::floor(shiftB);
-        const int offB = (int)floorB;
-        const float fb = shiftB - floorB;
-        if (x - R + offB < 0 || x + R + offB + 1 >= cols) return false;
-        for (int dy = -R; dy <= R; ++dy) {
-            const float *brow = in.base.ptr<float>(y + dy) + x + offB, *mrow = in.match.ptr<float>(y + dy);
-            const float *bxrow = in.baseDx.ptr<float>(y + dy) + x + offB, *mxrow = in.matchDx.ptr<float>(y + dy);
-            const float *wrow = weights + (dy + R) * side + R;
-            const float rowX = (float)(x - in.sign * (d0 + gy * dy + delta / 2));
-            const float slope = (float)(-in.sign * gx);
-            for (int dx = -R; dx <= R; ++dx) {
-                float w = wrow[dx];
-                float xm = rowX + (float)dx * (1.0f + slope);
-                if (xm < 0 || xm >= cols - 1) return false;
-                int im = (int)xm;
-                float fm = xm - (float)im;
-                float b = brow[dx] + fb * (brow[dx + 1] - brow[dx]) - cb;
-                float m = mrow[im] + fm * (mrow[im + 1] - mrow[im]) - cm;
-                float bx = bxrow[dx] + fb * (bxrow[dx + 1] - bxrow[dx]);
-                float mx = mxrow[im] + fm * (mxrow[im + 1] - mxrow[im]);
-                float wb = w * b, wm = w * m, wbx = w * bx, wmx = w * mx;
-                Sb += wb; Sm += wm; Sbb += wb * b; Smm += wm * m; Sbm += wb * m;
-                Sbx += wbx; Smx += wmx; Sbxbx += wbx * bx; Smxmx += wmx * mx; Sbxmx += wbx * mx;
-                Sbxb += wbx * b; Sbxm += wbx * m; Smxb += wmx * b; Smxm += wmx * m;
-            }
-        }
-        double mb = Sb / sw, mm = Sm / sw;
-        double vb = std::max(0.0, Sbb - Sb * mb), vm = std::max(0.0, Smm - Sm * mm);
-        double sb_ = std::sqrt(vb / sw), sm_ = std::sqrt(vm / sw);
-        gradEnergy = Sbxbx / sw;
-        if (sb_ < 1e-3 || sm_ < 1e-3) return false;
-        double A = 1 / sb_, B = 1 / sm_;
-        double jr = 0.5 * in.sign *
-                    (A * A * (Sbxb - mb * Sbx) - A * B * (Sbxm - mm * Sbx) + A * B * (Smxb - mb * Smx) -
-                     B * B * (Smxm - mm * Smx));
-        double jj = 0.25 * (A * A * Sbxbx + 2 * A * B * Sbxmx + B * B * Smxmx);
-        corr = A * B * (Sbm - Sb * mm) / sw;
-        if (jj < 1e-12) return false;
-        double step = std::clamp(-jr / jj, -0.5, 0.5);
-        delta += step;
-        if (std::fabs(delta) > 1.5) return false;
-        if (std::fabs(step) < 0.01) break;  // 1/100 px: below the noise of a match
-    }
-    d = (float)(d0 + delta);
-    zncc = (float)corr;
-    texture = (float)(1.0 - std::exp(-gradEnergy / (in.textureSigma * in.textureSigma)));
-    return true;
-}
-
-template <int R>
-bool refine_dispatch(const RefineInputs &in, int x, int y, float &d, float &zncc, float &texture) {
-    if constexpr (R < 10) {
-        if (in.radius > R) return refine_dispatch<R + 1>(in, x, y, d, zncc, texture);
-    }
-    return refine_pixel_r<R>(in, x, y, d, zncc, texture);
-}
-
-/// The refinement for the window radius in `in` (1 to 10; compiled per radius
-/// so the window loops have constant trip counts).
-bool refine_pixel(const RefineInputs &in, int x, int y, float &d, float &zncc, float &texture) {
-    return refine_dispatch<1>(in, x, y, d, zncc, texture);
-}
-
-cv::Mat smoothed(const cv::Mat &grey) {
-    cv::Mat f;
-    grey.convertTo(f, CV_32F);
-    cv::GaussianBlur(f, f, cv::Size(0, 0), 0.7, 0.7, cv::BORDER_REFLECT_101);
-    return f;
-}
-
-cv::Mat x_gradient(const cv::Mat &f) {
-    cv::Mat g;
-    cv::Sobel(f, g, CV_32F, 1, 0, 1, 0.5, 0, cv::BORDER_REFLECT_101);  // central difference
-    return g;
 }
 
 }  // namespace
@@ -339,34 +156,10 @@ extern "C" int dc_stereo_match(const dc_mat *left, const dc_mat *right, const dc
             }
         }
         if (p.refine) {
-            RefineInputs in;
-            in.base = smoothed(refRight ? right->mat : left->mat);
-            in.match = smoothed(refRight ? left->mat : right->mat);
-            in.baseDx = x_gradient(in.base);
-            in.matchDx = x_gradient(in.match);
-            in.disparity = ref.clone();
-            in.sign = sign;
-            in.radius = p.refine_radius;
-            in.textureSigma = p.texture_sigma > 0 ? p.texture_sigma : 2.0;
-            const double minZncc = p.min_zncc;
-            cv::parallel_for_(cv::Range(0, size.height), [&](const cv::Range &range) {
-                for (int y = range.start; y < range.end; ++y) {
-                    float *d = ref.ptr<float>(y);
-                    float *c = conf.ptr<float>(y);
-                    const uint8_t *mask = refine_mask ? refine_mask->mat.ptr<uint8_t>(y) : nullptr;
-                    for (int x = 0; x < size.width; ++x) {
-                        if (std::isnan(d[x]) || (mask && !mask[x])) continue;
-                        float value = d[x], zncc = 0, texture = 0;
-                        if (!refine_pixel(in, x, y, value, zncc, texture) || zncc < minZncc) {
-                            d[x] = kNaN; c[x] = 0;
-                            continue;
-                        }
-                        d[x] = value;
-                        double cz = std::clamp((zncc - minZncc) / (1.0 - minZncc), 0.0, 1.0);
-                        c[x] = (float)(c[x] * cz * texture);
-                    }
-                }
-            });
+            const RefineInputs in = make_refine_inputs(refRight ? right->mat : left->mat, refRight ? left->mat : right->mat, ref,
+                                                       sign, p.refine_radius,
+                                                       p.texture_sigma > 0 ? p.texture_sigma : 2.0);
+            refine_disparities(in, ref, conf, refine_mask ? refine_mask->mat : cv::Mat(), p.min_zncc);
         }
         if (int status = emit(std::move(ref), disparity, err)) return status;
         return emit(std::move(conf), confidence, err);

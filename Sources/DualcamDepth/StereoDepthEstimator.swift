@@ -141,8 +141,11 @@ public struct StereoDepthEstimator: @unchecked Sendable {
         let matched = try CVStereo.match(left: pair.left, right: pair.right, leftValid: pair.leftValid,
                                          rightValid: pair.rightValid, parameters: parameters,
                                          referenceIsRight: pair.referenceIsRight, refineMask: refineMask)
-        let unfiltered = alignment.sample(matched.disparity)
-        let confidence = alignment.sample(matched.confidence).map { $0.isNaN ? 0 : $0 }
+        // A measured disparity below the floor lies beyond --max-depth (or
+        // behind infinity: a mismatch that passed the tests): no measurement.
+        let floor = disparityFloor
+        let unfiltered = alignment.sample(matched.disparity).map { $0 < floor ? .nan : $0 }
+        let confidence = zip(alignment.sample(matched.confidence), unfiltered).map { c, d in d.isNaN || c.isNaN ? 0 : c }
         var values = unfiltered
         if options.filtered {
             values = try fill(unfiltered, confidence: confidence, guide: reference == .wide ? wide : tele)
@@ -180,10 +183,17 @@ public struct StereoDepthEstimator: @unchecked Sendable {
         return HoleFilling.nearestFill(inside, width: size.width, keep: covered)
     }
 
+    /// The smallest disparity kept, f B / max depth (1e-6 px without a maximum):
+    /// smaller values are no measurement.
+    var disparityFloor: Float {
+        Float(max(options.maxDepthMetres.isInfinite ? 0 : rectification.pixelsPerInverseMetre / options.maxDepthMetres, 1e-6))
+    }
+
     func result(values: [Float], unfiltered: [Float], confidence: [Float], filtered: Bool) -> StereoDepthResult {
         let fb = rectification.pixelsPerInverseMetre
-        // The smallest disparity kept: beyond the search (or beyond --max-depth) is no measurement.
-        let dFloor = max(options.maxDepthMetres.isInfinite ? 0 : fb / options.maxDepthMetres, 1e-6)
+        // Filtered values are convex combinations of measured ones, so they do not
+        // fall below the floor; clamped all the same.
+        let dFloor = Double(disparityFloor)
         let depth = zip(values, alignment.depthFactor).map { d, k -> Float in
             guard d.isFinite, k.isFinite else { return .nan }
             if d < Float(dFloor) { return filtered ? Float(fb / dFloor) * k : .nan }
