@@ -79,7 +79,8 @@ public struct StereoDepthEstimator: @unchecked Sendable {
         }
         let scale = options.matchScale ?? {
             let fOut = refModel.intrinsics.fx * Double(outputSize.width) / Double(refModel.size.width)
-            return min(1, 2 * fOut / probe.intrinsics.fx)
+            let density = options.matchDensity ?? StereoDepthOptions.automaticMatchDensity(outputWidth: outputSize.width)
+            return min(1, density * fOut / probe.intrinsics.fx)
         }()
         let minDepth = options.minDepthMetres
         rectification = try StereoRectification(rig: rig, wide: wide, tele: tele, scale: scale) { f in

@@ -93,4 +93,42 @@ final class StereoDepthEstimatorTests: XCTestCase {
         XCTAssertEqual(second[1], 20)                     // a jump (motion): the current value
         XCTAssertEqual(second[2], 5)                      // newly measured: the current value
     }
+
+    /// Nothing beyond --max-depth is measured, and the filtered map stays
+    /// within the measured range (no pixel at the 10^7 m a near-zero
+    /// disparity would mean): the room reaches ~6 m, the search stops at 2 m.
+    func testDepthRangeBoundsBothModes() throws {
+        let pair = try DepthFixtures.pair("room", size: Self.size)
+        var options = StereoDepthOptions()
+        options.outputSize = PixelSize(width: 320, height: 240)
+        options.maxDepthMetres = 2
+        let estimator = try StereoDepthEstimator(rig: pair.rig, wideSize: pair.wide.size, teleSize: pair.tele.size, options: options)
+        let result = try estimator.estimate(wide: pair.wide.image, tele: pair.tele.image)
+        let floor = Float(result.pixelsPerInverseMetre / 2)
+        XCTAssertFalse(result.unfilteredDisparityPixels.contains { $0 < floor }, "a measured disparity beyond 2 m")
+        let unfilteredDepth = zip(result.unfilteredDisparityPixels, result.depthMetres).compactMap { $0.isFinite ? $1 : nil }
+        XCTAssertGreaterThan(unfilteredDepth.count, 1000)
+        XCTAssertLessThanOrEqual(unfilteredDepth.max()!, 2.05)
+        let filtered = result.depthMetres.filter(\.isFinite)
+        XCTAssertEqual(filtered.count, result.coveredCount)
+        XCTAssertLessThanOrEqual(filtered.max()!, 2.05)
+    }
+
+    /// The automatic match density: 1.5 rectified samples per output pixel at
+    /// streaming sizes, 2 above; an explicit density is honoured.
+    func testMatchDensity() throws {
+        let pair = try DepthFixtures.pair("room", size: Self.size)
+        let streaming = try estimator(pair, output: PixelSize(width: 320, height: 240))
+        XCTAssertEqual(StereoDepthOptions.automaticMatchDensity(outputWidth: 320), 1.5)
+        XCTAssertEqual(StereoDepthOptions.automaticMatchDensity(outputWidth: 768), 2)
+        var options = StereoDepthOptions()
+        options.outputSize = PixelSize(width: 320, height: 240)
+        for density in [1.0, 2.0] {
+            options.matchDensity = density
+            let other = try StereoDepthEstimator(rig: pair.rig, wideSize: pair.wide.size, teleSize: pair.tele.size, options: options)
+            XCTAssertEqual(other.rectification.intrinsics.fx / streaming.rectification.intrinsics.fx, density / 1.5, accuracy: 1e-9)
+        }
+        options.matchDensity = 0.1
+        XCTAssertThrowsError(try StereoDepthEstimator(rig: pair.rig, wideSize: pair.wide.size, teleSize: pair.tele.size, options: options))
+    }
 }
