@@ -7,7 +7,8 @@ import Foundation
 /// Opens the pair source for `--wide A --tele B` given as files:
 /// - two images: one pair;
 /// - two directories or videos without real timestamps (nominal rate): paired
-///   by index; the sequences must have the same length;
+///   by index; directories must have the same length, with a video the
+///   shorter sequence ends the pairs (a video's frame count is an estimate);
 /// - two directories with timestamps (CSV or file names): paired by the
 ///   synchronizer within `maxSkewNs` (default: half the interval between the
 ///   wide stream's first two frames), so unequal lengths and dropped frames are fine.
@@ -23,10 +24,11 @@ public enum FilePairs {
         let t = try SequenceSource(path: tele, role: .tele, nominalFPS: nominalFPS)
         switch (w.timestamps == .nominalRate, t.timestamps == .nominalRate) {
         case (true, true):
-            if let a = w.count, let b = t.count, a != b {
+            let video = w.isVideo || t.isVideo
+            if !video, let a = w.count, let b = t.count, a != b {
                 throw mismatch(wide, a, tele, b)
             }
-            return IndexPairSource(wide: w, tele: t, label: "\(wide) + \(tele)")
+            return IndexPairSource(wide: w, tele: t, label: "\(wide) + \(tele)", shorterEnds: video)
         case (false, false):
             return try SynchronizedPairSource(wide: w, tele: t, maxSkewNs: maxSkewNs, label: "\(wide) + \(tele)")
         default:
@@ -74,6 +76,7 @@ public final class IndexPairSource: PairSource {
     public let label: String
     public let expectedCount: Int?
     private let wide: SequenceSource, tele: SequenceSource
+    private let shorterEnds: Bool
     private var skews: [Int64] = []
 
     public var statistics: PairStatistics {
@@ -86,10 +89,11 @@ public final class IndexPairSource: PairSource {
         return s
     }
 
-    init(wide: SequenceSource, tele: SequenceSource, label: String) {
+    init(wide: SequenceSource, tele: SequenceSource, label: String, shorterEnds: Bool = false) {
         self.wide = wide
         self.tele = tele
         self.label = label
+        self.shorterEnds = shorterEnds
         expectedCount = [wide.count, tele.count].compactMap { $0 }.min()
     }
 
@@ -103,6 +107,7 @@ public final class IndexPairSource: PairSource {
         case (nil, nil):
             return nil
         default:
+            if shorterEnds { return nil }
             var a = skews.count + (w == nil ? 0 : 1), b = skews.count + (t == nil ? 0 : 1)
             // Count the rest of the longer one for the message.
             if w != nil { while try wide.next() != nil { a += 1 } } else { while try tele.next() != nil { b += 1 } }

@@ -1,4 +1,5 @@
 import DualcamCalibration
+import DualcamCapture
 import DualcamConvergence
 import DualcamGeometry
 import DualcamImaging
@@ -18,30 +19,29 @@ extension ConvergeCommand {
     }
 
     /// Converges every pair of two frame sequences (directories of images or
-    /// videos), paired by index: frame i of `wide` with frame i of `tele`.
-    /// Directories must hold the same number of frames; with videos the
-    /// shorter one ends the run. Per-frame intrinsics sidecars next to
+    /// videos), paired by timestamp or index (`openFilePairs`). Per-frame intrinsics sidecars next to
     /// directory frames are used when present. With `distance` nil each pair
     /// gets its own automatic distance (around `at` when given).
     func convergeSequences(wide: String, tele: String, calibration loaded: LoadedCalibration, view: ConvergenceView,
                            canvas: ConvergenceCanvas, distance: Distance?, at: Vector2?, output: FrameOutput) throws {
-        let (wideSequence, teleSequence) = try openSequencePair(wide: wide, tele: tele)
+        let source = try openFilePairs(wide: wide, tele: tele, maxSkew: device.maxSkew)
         let warp = try ConvergenceWarp(rig: loaded.file.rig, canvas: canvas)
-        let total = [wideSequence.count, teleSequence.count].compactMap { $0 }.min()
+        let total = source.expectedCount
         let progress = Progress(label: "converge: pair", total: total)
         let clock = Timings()
         var distances: [Double?] = []
-        while let w = try clock.measure("read", { try wideSequence.next() }), let t = try clock.measure("read", { try teleSequence.next() }) {
-            let wideK = try perFrameIntrinsics(w.file, w.image, .wide, loaded.file)
-            let teleK = try perFrameIntrinsics(t.file, t.image, .tele, loaded.file)
+        while let pair = try clock.measure("read", { try source.nextPair() }) {
+            let (w, t) = (pair.wide, pair.tele)
+            let wideK = try perFrameIntrinsics(sourceFile(of: w), w.image, .wide, loaded.file)
+            let teleK = try perFrameIntrinsics(sourceFile(of: t), t.image, .tele, loaded.file)
             let d = try distance ?? clock.measure("auto distance") {
                 try warp.autoDistance(wide: w.image, tele: t.image, options: AutoConvergenceOptions(at: at),
                                       wideIntrinsics: wideK, teleIntrinsics: teleK).distance
             }
-            let pair = try clock.measure("warp") {
+            let registered = try clock.measure("warp") {
                 try warp.register(wide: w.image, tele: t.image, distance: d, wideIntrinsics: wideK, teleIntrinsics: teleK)
             }
-            let image = try clock.measure("compose") { try ConvergenceViews.compose(view, pair) }
+            let image = try clock.measure("compose") { try ConvergenceViews.compose(view, registered) }
             try clock.measure("write") { try output.write(image) }
             distances.append(d.isInfinite ? nil : d.metres)
             progress.update(distances.count)
@@ -57,7 +57,7 @@ extension ConvergeCommand {
                                          view: view.rawValue, outputs: outputs, timingsMs: clock.milliseconds))
         } else {
             let target = output.isVideo ? "video \(output.path)" : "frames in \(output.path)"
-            print("converge: \(distances.count) pairs, \(view.rawValue) view on the \(canvas.rawValue) canvas -> \(target)")
+            print("converge: \(distances.count) pairs (\(pairingSummary(source))), \(view.rawValue) view on the \(canvas.rawValue) canvas -> \(target)")
         }
     }
 

@@ -1,4 +1,5 @@
 import DualcamCalibration
+import DualcamCapture
 import DualcamDepth
 import DualcamDepthData
 import DualcamGeometry
@@ -19,17 +20,17 @@ extension DepthCommand {
     }
 
     /// Depth for every pair of two frame sequences (directories or videos),
-    /// paired by index, written as numbered maps (`depth_0000.pfm` + sidecars)
+    /// paired by timestamp or index (`openFilePairs`), written as numbered maps (`depth_0000.pfm` + sidecars)
     /// into the directory `output`. Filtered output is also smoothed over time
     /// (`TemporalSmoother`). The estimator is rebuilt only when the buffer
     /// sizes or per-frame intrinsics change. Maps are staged in a hidden
     /// directory and moved into place at the end, so a failure leaves nothing.
     func depthSequences(wide: String, tele: String, calibration loaded: LoadedCalibration, settings: Settings,
                         output: String) throws {
-        let (wideSequence, teleSequence) = try openSequencePair(wide: wide, tele: tele)
+        let source = try openFilePairs(wide: wide, tele: tele, maxSkew: device.maxSkew)
         let staged = try StagedDirectory(output: output)
         defer { staged.discard() }
-        let total = [wideSequence.count, teleSequence.count].compactMap { $0 }.min()
+        let total = source.expectedCount
         let progress = Progress(label: "depth: pair", total: total)
         let clock = Timings()
         let temporal = TemporalSmoother()
@@ -38,9 +39,10 @@ extension DepthCommand {
         var key: [String] = []
         var fractions: [Double] = []
         var names: [String] = []
-        while let w = try clock.measure("read", { try wideSequence.next() }), let t = try clock.measure("read", { try teleSequence.next() }) {
-            let wideK = try perFrameIntrinsics(w.file, w.image, .wide, loaded.file)
-            let teleK = try perFrameIntrinsics(t.file, t.image, .tele, loaded.file)
+        while let pair = try clock.measure("read", { try source.nextPair() }) {
+            let (w, t) = (pair.wide, pair.tele)
+            let wideK = try perFrameIntrinsics(sourceFile(of: w), w.image, .wide, loaded.file)
+            let teleK = try perFrameIntrinsics(sourceFile(of: t), t.image, .tele, loaded.file)
             let wideSize = PixelSize(width: w.image.width, height: w.image.height)
             let teleSize = PixelSize(width: t.image.width, height: t.image.height)
             let newKey = ["\(wideSize)", "\(teleSize)", "\(String(describing: wideK))", "\(String(describing: teleK))"]
@@ -68,7 +70,7 @@ extension DepthCommand {
                                          reference: estimator?.reference.rawValue ?? "", mode: settings.options.filtered ? "filtered" : "unfiltered",
                                          measuredFraction: fractions, output: output, timingsMs: clock.milliseconds))
         } else {
-            print("depth: \(names.count) pairs -> \(output)/depth_NNNN.\(format.lowercased())")
+            print("depth: \(names.count) pairs, \(pairingSummary(source)) -> \(output)/depth_NNNN.\(format.lowercased())")
         }
     }
 }

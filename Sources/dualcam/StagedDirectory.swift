@@ -1,3 +1,4 @@
+import DualcamCapture
 import DualcamImaging
 import DualcamSupport
 import Foundation
@@ -48,16 +49,30 @@ struct StagedDirectory {
     func discard() { try? FileManager.default.removeItem(at: staging) }
 }
 
-/// Opens two frame sequences (directories or videos) that pair by index.
-/// Two directories must hold the same number of frames; with a video the
-/// shorter sequence ends the run.
-func openSequencePair(wide: String, tele: String) throws -> (wide: ImageSequence, tele: ImageSequence) {
-    let wideSequence = try ImageSequence(url: URL(fileURLWithPath: wide))
-    let teleSequence = try ImageSequence(url: URL(fileURLWithPath: tele))
-    if let a = wideSequence.count, let b = teleSequence.count, a != b,
-       !VideoIO.isVideo(wideSequence.url), !VideoIO.isVideo(teleSequence.url) {
-        throw DualcamError.invalidValue(name: "--wide/--tele",
-                                        reason: "\(wide) has \(a) frames but \(tele) has \(b); the sequences must pair up")
-    }
-    return (wideSequence, teleSequence)
+/// The pairs of two frame sequences (directories or videos) given as
+/// --wide/--tele (`FilePairs`): two directories with timestamps
+/// (`timestamps.csv` or nanosecond file names) pair by timestamp within
+/// --max-skew (default: half the wide stream's frame interval), so dropped
+/// frames and unequal lengths are fine; otherwise frames pair by index
+/// (directories must hold the same number of frames; with a video the
+/// shorter sequence ends the run).
+func openFilePairs(wide: String, tele: String, maxSkew: String?) throws -> PairSource {
+    let skew = try maxSkew.map { text in try parseFlag("--max-skew", text) { try parseDurationNs($0, bareUnit: 1_000_000) } }
+    return try FilePairs.open(wide: wide, tele: tele, nominalFPS: 30, maxSkewNs: skew)
+}
+
+/// The image file a sequence frame came from (for per-frame intrinsics
+/// sidecars); nil for a video frame.
+func sourceFile(of frame: Frame) -> URL? {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: frame.origin, isDirectory: &isDirectory), !isDirectory.boolValue else { return nil }
+    return URL(fileURLWithPath: frame.origin)
+}
+
+/// How the pairs were made, for the summary line: timestamp pairing reports
+/// its skew and the frames left unpaired.
+func pairingSummary(_ source: PairSource) -> String {
+    guard source is SynchronizedPairSource else { return "paired by index" }
+    let s = source.statistics
+    return "paired by timestamp (skew median \(formatMs(s.medianSkewNs)), max \(formatMs(s.maxSkewNs)); unpaired wide \(s.unpairedWide), tele \(s.unpairedTele))"
 }

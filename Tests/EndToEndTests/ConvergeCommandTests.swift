@@ -384,4 +384,31 @@ final class ConvergeCommandTests: XCTestCase {
         try E2E.assertFailsCleanly(["converge", "--wide", "w", "--tele", "t", "--calibration", calibration,
                                     "--sweep", "1m:2m", "-o", "bad"], in: dir, mentions: ["--sweep", "sequences"], absent: ["bad"])
     }
+
+    /// Directories with timestamps.csv pair by timestamp: a frame the tele
+    /// dropped leaves its wide frame unpaired instead of failing the run.
+    func testTimestampedDirectoriesPairByTime() throws {
+        let dir = try TemporaryDirectory()
+        let fm = FileManager.default
+        for side in ["w", "t"] { try fm.createDirectory(at: dir.path(side), withIntermediateDirectories: false) }
+        let wideTimes: [Int64] = [0, 100_000_000, 200_000_000], teleTimes: [Int64] = [1_000_000, 202_000_000]
+        for (side, camera, times) in [("w", "wide", wideTimes), ("t", "tele", teleTimes)] {
+            var csv = "file,timestamp_ns\n"
+            for (i, t) in times.enumerated() {
+                try fm.copyItem(at: URL(fileURLWithPath: try Self.fixture("fx/\(camera).png")), to: dir.path("\(side)/f\(i).png"))
+                csv += "f\(i).png,\(t)\n"
+            }
+            try csv.write(to: dir.path("\(side)/timestamps.csv"), atomically: true, encoding: .utf8)
+        }
+        let calibration = try Self.fixture("fx/calibration.yaml")
+        let result = try E2E.succeed(["converge", "--wide", "w", "--tele", "t", "--calibration", calibration,
+                                      "--distance", "1.2m", "--max-skew", "10ms", "-o", "frames"], in: dir)
+        XCTAssertTrue(result.stdout.contains("2 pairs (paired by timestamp"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("unpaired wide 1, tele 0"), result.stdout)
+        XCTAssertEqual(try fm.contentsOfDirectory(atPath: dir.path("frames").path).sorted(), ["frame_0000.png", "frame_0001.png"])
+        // A skew bound below the 2 ms of the pairs leaves nothing to converge.
+        try E2E.assertFailsCleanly(["converge", "--wide", "w", "--tele", "t", "--calibration", calibration,
+                                    "--distance", "1.2m", "--max-skew", "0.5ms", "-o", "none"], in: dir,
+                                   mentions: ["no frames"], absent: ["none"])
+    }
 }

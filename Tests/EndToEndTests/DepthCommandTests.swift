@@ -111,6 +111,23 @@ final class DepthCommandTests: XCTestCase {
         XCTAssertEqual(names, ["depth_0000.pfm", "depth_0000.pfm.json", "depth_0001.pfm", "depth_0001.pfm.json"])
     }
 
+    /// Directories whose file names are nanosecond timestamps pair by time:
+    /// unequal lengths are fine, each tele frame meets its nearest wide frame.
+    func testTimestampNamedDirectoriesPairByTime() throws {
+        let dir = try TemporaryDirectory("dualcam-depth-timestamps")
+        let fixtures = try Self.fixtures()
+        let fm = FileManager.default
+        for (camera, times) in [("wide", ["1000000000", "1033000000", "1066000000"]), ("tele", ["1001000000", "1067000000"])] {
+            try fm.createDirectory(at: dir.path(camera), withIntermediateDirectories: false)
+            for t in times { try fm.copyItem(at: fixtures.path("fx/\(camera).png"), to: dir.path("\(camera)/\(t).png")) }
+        }
+        let result = try E2E.succeed(["depth", "--wide", "wide", "--tele", "tele", "--calibration", fixtures.path("fx/calibration.yaml").path,
+                                      "--size", "160x120", "-o", "out"], in: dir)
+        XCTAssertTrue(result.stdout.contains("2 pairs, paired by timestamp"), result.stdout)
+        XCTAssertEqual(try fm.contentsOfDirectory(atPath: dir.path("out").path).sorted(),
+                       ["depth_0000.pfm", "depth_0000.pfm.json", "depth_0001.pfm", "depth_0001.pfm.json"])
+    }
+
     func testBadInputFailsCleanly() throws {
         let dir = try Self.fixtures()
         let pair = ["--wide", "fx/wide.png", "--tele", "fx/tele.png", "--calibration", "fx/calibration.yaml"]
