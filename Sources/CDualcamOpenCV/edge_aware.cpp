@@ -236,7 +236,10 @@ extern "C" int dc_relabel_depth_edges(const dc_mat *guide, const dc_mat *depth, 
                         }
                     }
                     if (wn + wf <= 0) continue;
-                    const float value = wn >= wf ? std::exp(sn / wn) : std::exp(sf / wf);
+                    const bool near = wn >= wf;
+                    // A pixel already on the chosen surface keeps its own value.
+                    if (voter[p] && (logz[p] <= mid) == near) continue;
+                    const float value = near ? std::exp(sn / wn) : std::exp(sf / wf);
                     if (value != out_row[x]) ++changed;
                     out_row[x] = value;
                 }
@@ -247,3 +250,4 @@ extern "C" int dc_relabel_depth_edges(const dc_mat *guide, const dc_mat *depth, 
         return emit(std::move(current), out, err);
     });
 }
+

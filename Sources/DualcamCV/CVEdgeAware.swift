@@ -71,7 +71,8 @@ public enum CVEdgeAware {
     /// midpoint of the extremes in log depth) with the larger colour weight
     /// exp(-d^2 / 2 sigma^2) among the non-flying pixels of the
     /// (2 voteRadius + 1)^2 window, d^2 = lumaWeight dY^2 + dCb^2 + dCr^2 in
-    /// 8-bit units, and that side's weighted geometric mean depth; up to
+    /// 8-bit units; a non-flying pixel already on that side keeps its depth,
+    /// others take the side's weighted geometric mean depth; up to
     /// `iterations` passes. `guide` is 8-bit RGB.
     public static func relabelDepthEdges(guide: CVMat, depthMetres: CVMat, radius: Int, voteRadius: Int, sigma: Double,
                                          lumaWeight: Double, minimumRatio: Double, margin: Double, iterations: Int) throws -> CVMat {

@@ -17,9 +17,22 @@ import Foundation
 ///    is the residual field R: the sample residuals v_i - D(p_i) spread with
 ///    a confidence-weighted edge-aware fill. This is a per-pixel local
 ///    alignment, which subsumes a per-region fit.
-/// 3. Complete: one more confidence-weighted fill of (D + R) with the samples
-///    (weight ~ their confidence, much above the stereo's), guided by the
-///    colour image. Without stereo the samples alone are filled.
+/// 3. Smooth the stereo on its surfaces: S = edge-aware fill of D + R,
+///    weighted by its agreement with a samples-only fill (edge fattening and
+///    mismatches disagree), which averages the per-pixel stereo noise over
+///    each surface; being dense and symmetric it keeps planes planar, where
+///    spreading sparse samples with a constant prior bends slanted surfaces.
+///    S + R', R' a short-range fill of the sample residuals against S, puts
+///    it back onto the samples.
+/// 4. Complete: one more confidence-weighted fill of S + R' with the samples
+///    in log inverse depth, guided by the colour image and the stereo's depth
+///    edges. Stereo weight: inverse variance against a sample (sample sigma
+///    noise v^2, stereo sigma the robust residual), at least a floor where the
+///    stereo agrees with the samples or lies far from them. Without stereo
+///    the samples alone are filled.
+/// 5. Edge relabelling: the fills blend or swap surfaces at depth
+///    discontinuities; every pixel of a depth-edge region is put on the near
+///    or far side by a chroma-weighted colour vote (`FusionCompletion.relabelEdges`).
 ///
 /// Why the fast global smoother (ximgproc FGS, Min et al. 2014) with the
 /// normalization of the WLS disparity filter, out = FGS(w v) / FGS(w): it is
@@ -33,9 +46,10 @@ import Foundation
 ///
 /// Confidence: high within `highRadius` pixels of a verified sample of
 /// confidence >= `lowSampleConfidence` whose value the output reproduces within
-/// `highTolerance`; medium within `mediumRadius` of any used sample, or where
-/// the aligned stereo agrees with the output within `stereoTolerance`; low
-/// elsewhere. Unfiltered output = filtered where high, NaN elsewhere.
+/// max(`highTolerance`, `highNoiseSigmas` sample sigmas); medium within
+/// `mediumRadius` of any used sample, or where the aligned stereo agrees with
+/// the output within `stereoTolerance`; low elsewhere. Unfiltered output =
+/// filtered where high, NaN elsewhere.
 public enum DepthFusion {
     /// How samples alone are completed.
     public enum SamplesOnlyCompletion: String, Equatable, Sendable, CaseIterable {
@@ -53,6 +67,17 @@ public enum DepthFusion {
         public var residualSmoother = CVEdgeAware.SmootherParameters(lambda: 600, sigmaColor: 12, iterations: 2)
         public var fillSmoother = CVEdgeAware.SmootherParameters(lambda: 60, sigmaColor: 8)
         public var samplesOnlySmoother = CVEdgeAware.SmootherParameters(lambda: 300, sigmaColor: 10)
+        /// The smoothing of the locally aligned stereo on its surfaces
+        /// (inverse depth, weighted by its agreement with the samples-only
+        /// fill) and the short-range fill of the sample residuals against it.
+        public var stereoSmoother = CVEdgeAware.SmootherParameters(lambda: 300, sigmaColor: 8)
+        public var stereoResidualSmoother = CVEdgeAware.SmootherParameters(lambda: 20, sigmaColor: 8)
+        /// Floor of the smoothed stereo's weight in the final fill (relative
+        /// to a sample of confidence 1), times its agreement with the
+        /// samples-only fill or, far from samples (where that fill is
+        /// uncertain), min(1, distance / `smoothedStereoSampleDistance` px).
+        public var smoothedStereoWeight = 0.2
+        public var smoothedStereoSampleDistance = 4.0
         /// Weight of a stereo pixel relative to a sample of confidence 1, before inverse-variance weighting.
         public var stereoWeight = 0.05
         /// The samples' depth noise (sigma, metres) for the inverse-variance weighting.
@@ -62,6 +87,8 @@ public enum DepthFusion {
         public var highRadius = 1.5
         public var mediumRadius = 4.0
         public var highTolerance = 0.01
+        /// High confidence also allows the samples' noise: tolerance max(highTolerance, highNoiseSigmas sampleNoise / z).
+        public var highNoiseSigmas = 2.0
         public var stereoTolerance = 0.03
         /// The final edge relabelling (`FusionCompletion.relabelEdges`; not
         /// after the morphological fill, where the nearer surface already wins).
@@ -182,18 +209,30 @@ public enum DepthFusion {
             }
             let sigmaD = Float(max(1e-4, 1.4826 * ScaleShiftFitter.median(residuals)))
             let noise = Float(options.sampleNoiseMetres)
-            let weights = (0..<n).map { p -> Float in
-                let c = input.stereoConfidence?[p] ?? 1
+            // Agreement of the stereo with the samples-only fill: its
+            // confidence times exp(-e^2), e the relative difference over a
+            // tolerance growing with the distance to the nearest sample.
+            let agreement = (0..<n).map { p -> Float in
                 guard corrected[p].isFinite, inverse[p].isFinite else { return 0 }
-                let v = corrected[p]
-                let ratio = noise * v * v / sigmaD
                 let e = (corrected[p] - inverse[p]) / (tolerance * (1 + distance[p] / 2) * inverse[p])
-                return c * Float(options.stereoWeight) * min(1, max(1e-3, ratio * ratio)) * exp(-e * e)
+                return (input.stereoConfidence?[p] ?? 1) * exp(-e * e)
             }
             let guided = options.depthGuideGain > 0 ? try completion.withDepthGuide(
                 (0..<n).map { corrected[$0].isFinite ? corrected[$0] : inverse[$0] }, depthGain: Float(options.depthGuideGain)) : completion
-            inverse = try guided.fill(stereo: corrected, stereoWeight: weights, sampleValue: all.value,
-                                          sampleWeight: all.weight, smoother: options.fillSmoother)
+            // The stereo on its surfaces, smoothed and re-anchored to the samples.
+            let smoothed = try guided.smoothedStereo(corrected, weight: agreement, sampleValue: fitted.value,
+                                                     sampleWeight: fitted.weight, smoother: options.stereoSmoother,
+                                                     residualSmoother: options.stereoResidualSmoother)
+            let floorWeight = Float(options.smoothedStereoWeight), reach = Float(options.smoothedStereoSampleDistance)
+            let weights = (0..<n).map { p -> Float in
+                guard smoothed[p].isFinite else { return 0 }
+                let v = smoothed[p]
+                let ratio = noise * v * v / sigmaD
+                let inverseVariance = Float(options.stereoWeight) * min(1, max(1e-3, ratio * ratio)) * agreement[p]
+                return max(inverseVariance, floorWeight * max(agreement[p], min(1, distance[p] / reach)))
+            }
+            inverse = try guided.fill(stereo: smoothed, stereoWeight: weights, sampleValue: all.value,
+                                      sampleWeight: all.weight, smoother: options.fillSmoother)
         }
         // Nothing may leave the range the used samples span (with a margin):
         // a near-empty normalizer amplifies rounding into absurd values.

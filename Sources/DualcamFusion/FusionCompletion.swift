@@ -67,6 +67,26 @@ struct FusionCompletion {
         }
     }
 
+    /// The stereo on its surfaces: S = the edge-aware fill of `stereo`
+    /// (inverse depth, NaN = missing) with `weight`, which averages the
+    /// per-pixel stereo noise over each surface (dense and symmetric, so
+    /// planes stay planes), then S + R with R the short-range fill of the
+    /// sample residuals v_i - S(p_i), which puts S back onto the samples.
+    /// NaN where S has no support.
+    func smoothedStereo(_ stereo: [Float], weight: [Float], sampleValue: [Float], sampleWeight: [Float],
+                        smoother: CVEdgeAware.SmootherParameters,
+                        residualSmoother: CVEdgeAware.SmootherParameters) throws -> [Float] {
+        let n = stereo.count
+        let s = try smooth(stereo.map { $0.isFinite ? $0 : 0 }, (0..<n).map { stereo[$0].isFinite ? weight[$0] : 0 }, smoother).values
+        var residual = [Float](repeating: 0, count: n), residualWeight = [Float](repeating: 0, count: n)
+        for p in 0..<n where sampleWeight[p] > 0 && s[p].isFinite {
+            residual[p] = sampleValue[p] - s[p]
+            residualWeight[p] = sampleWeight[p]
+        }
+        let r = try smooth(residual, residualWeight, residualSmoother).values
+        return (0..<n).map { s[$0] + (r[$0].isFinite ? r[$0] : 0) }
+    }
+
     /// `smooth` on the 2x2-pooled grid (weights summed, values weight-averaged,
     /// the guide area-resized, lambda / 4 for the same reach in full-size
     /// pixels), bilinearly interpolated back; empty pixels are 0.
@@ -155,4 +175,5 @@ struct FusionCompletion {
         return (FloatMaps.floats(result.values), FloatMaps.floats(result.weight))
     }
 }
+
 

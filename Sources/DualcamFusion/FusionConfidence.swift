@@ -26,9 +26,12 @@ enum FusionConfidence {
         }
         // High: within highRadius of a trusted verified sample whose value the output reproduces.
         let r = Int(options.highRadius.rounded(.down)), r2 = options.highRadius * options.highRadius
-        let tolerance = Float(options.highTolerance)
+        // The tolerance is relative (|dv| / v ~ |dz| / z) and never below the
+        // samples' own noise (`highNoiseSigmas` sigma): near by, 1 cm is more than
+        // 1 %, and an output that averages the noise away must still count.
         for i in samples.indices where verdicts[i] == .verified && samples[i].confidence >= options.lowSampleConfidence {
             let v = Float(1 / samples[i].depthMetres)
+            let tolerance = Float(max(options.highTolerance, options.highNoiseSigmas * options.sampleNoiseMetres / samples[i].depthMetres))
             let cx = pixels[i] % size.width, cy = pixels[i] / size.width
             for y in max(0, cy - r)...min(size.height - 1, cy + r) {
                 for x in max(0, cx - r)...min(size.width - 1, cx + r) {

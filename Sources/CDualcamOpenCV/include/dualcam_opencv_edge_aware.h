@@ -58,7 +58,8 @@ int dc_morphological_fill(const dc_mat *sparse_depth, double max_depth, dc_mat *
  * the side with the larger total colour weight over the voters q != p of the
  * (2 vote_radius + 1)^2 window, w = exp(-d^2 / (2 sigma^2)) with
  * d^2 = luma_weight dY^2 + dCb^2 + dCr^2 (BT.601 YCbCr of the 8-bit RGB
- * `guide`, 8-bit units), and that side's weighted geometric mean depth.
+ * `guide`, 8-bit units); a voter already on that side keeps its depth, any
+ * other pixel takes the side's weighted geometric mean depth.
  * Repeated up to `iterations` times (each pass on the previous result, stops
  * early when nothing changes). Elsewhere the depth is unchanged. */
 int dc_relabel_depth_edges(const dc_mat *guide, const dc_mat *depth, int radius, int vote_radius, double sigma,
