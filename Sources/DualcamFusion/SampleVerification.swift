@@ -80,6 +80,7 @@ public struct SampleVerifier: Equatable, Sendable {
         var checked = verdicts
         var points: [(Double, Double, Double)] = []
         points.reserveCapacity(64)
+        var scratch = PlaneScratch()
         for (i, s) in samples.enumerated() where verdicts[i] == .verified {
             let bx = min(pc - 1, max(0, Int(s.x) / planeCell)), by = min(pr - 1, max(0, Int(s.y) / planeCell))
             points.removeAll(keepingCapacity: true)
@@ -93,7 +94,7 @@ public struct SampleVerifier: Equatable, Sendable {
             }
             let v = 1 / s.depthMetres
             let tolerance = max(3 * noiseMetres * v * v, planeTolerance * v)
-            guard let predicted = Self.planeValue(points) else { checked[i] = .unverified; continue }
+            guard let predicted = Self.planeValue(points, scratch: &scratch) else { checked[i] = .unverified; continue }
             if abs(predicted - v) > tolerance { checked[i] = .unverified }
         }
         return checked
@@ -103,29 +104,48 @@ public struct SampleVerifier: Equatable, Sendable {
     /// `points` (x, y, value), refitted once without the worst quarter; nil
     /// with fewer than 4 points or a degenerate layout.
     static func planeValue(_ points: [(Double, Double, Double)]) -> Double? {
+        var scratch = PlaneScratch()
+        return planeValue(points, scratch: &scratch)
+    }
+
+    /// `planeValue` with a reusable buffer for the residuals (no allocation
+    /// per call once it has grown: the verifier runs this for every sample).
+    struct PlaneScratch {
+        var residuals: [Double] = []
+        var sorted: [Double] = []
+    }
+
+    static func planeValue(_ points: [(Double, Double, Double)], scratch: inout PlaneScratch) -> Double? {
         guard points.count >= 4 else { return nil }
-        func fit(_ p: [(Double, Double, Double)]) -> (Double, Double, Double)? {
+        // Normal equations [n sx sy; sx sxx sxy; sy sxy syy] [a b c] = [sv sxv syv]
+        // over the points with residual <= cut, solved by Cramer's rule.
+        func fit(cut: Double?) -> (Double, Double, Double)? {
             var sxx = 0.0, sxy = 0.0, syy = 0.0, sx = 0.0, sy = 0.0, n = 0.0, sv = 0.0, sxv = 0.0, syv = 0.0
-            for (x, y, v) in p {
+            for (k, (x, y, v)) in points.enumerated() {
+                if let cut, scratch.residuals[k] > cut { continue }
                 sxx += x * x; sxy += x * y; syy += y * y; sx += x; sy += y; n += 1
                 sv += v; sxv += x * v; syv += y * v
             }
-            // Normal equations [n sx sy; sx sxx sxy; sy sxy syy] [a b c] = [sv sxv syv], by Cramer's rule.
-            func det(_ m: [Double]) -> Double {
-                m[0] * (m[4] * m[8] - m[5] * m[7]) - m[1] * (m[3] * m[8] - m[5] * m[6]) + m[2] * (m[3] * m[7] - m[4] * m[6])
+            guard n >= 4 || cut == nil else { return nil }
+            func det(_ a: Double, _ b: Double, _ c: Double, _ d: Double, _ e: Double, _ f: Double,
+                     _ g: Double, _ h: Double, _ i: Double) -> Double {
+                a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
             }
-            let m = [n, sx, sy, sx, sxx, sxy, sy, sxy, syy]
-            let d = det(m)
+            let d = det(n, sx, sy, sx, sxx, sxy, sy, sxy, syy)
             guard abs(d) > 1e-9 * max(1, n * sxx * syy) else { return nil }
-            let a = det([sv, sx, sy, sxv, sxx, sxy, syv, sxy, syy]) / d
-            let b = det([n, sv, sy, sx, sxv, sxy, sy, syv, syy]) / d
-            let c = det([n, sx, sv, sx, sxx, sxv, sy, sxy, syv]) / d
+            let a = det(sv, sx, sy, sxv, sxx, sxy, syv, sxy, syy) / d
+            let b = det(n, sv, sy, sx, sxv, sxy, sy, syv, syy) / d
+            let c = det(n, sx, sv, sx, sxx, sxv, sy, sxy, syv) / d
             return (a, b, c)
         }
-        guard let first = fit(points) else { return nil }
-        let residuals = points.map { abs($0.2 - (first.0 + first.1 * $0.0 + first.2 * $0.1)) }
-        let cut = residuals.sorted()[max(0, (points.count * 3) / 4 - 1)]
-        let kept = zip(points, residuals).filter { $1 <= cut }.map(\.0)
-        return (kept.count >= 4 ? fit(kept) : nil)?.0 ?? first.0
+        guard let first = fit(cut: nil) else { return nil }
+        // Refit once without the worst quarter.
+        scratch.residuals.removeAll(keepingCapacity: true)
+        for (x, y, v) in points { scratch.residuals.append(abs(v - (first.0 + first.1 * x + first.2 * y))) }
+        scratch.sorted.removeAll(keepingCapacity: true)
+        scratch.sorted.append(contentsOf: scratch.residuals)
+        scratch.sorted.sort()
+        let cut = scratch.sorted[max(0, (points.count * 3) / 4 - 1)]
+        return fit(cut: cut)?.0 ?? first.0
     }
 }
