@@ -181,7 +181,20 @@ public struct StereoDepthEstimator: @unchecked Sendable {
             let m = values[i], c = min(max(confidence[i], 0), 1)
             if m.isFinite, inside[i].isFinite { inside[i] = c * m + (1 - c) * inside[i] }
         }
-        return HoleFilling.nearestFill(inside, width: size.width, keep: covered)
+        let dense = HoleFilling.nearestFill(inside, width: size.width, keep: covered)
+        guard var snap = options.edgeSnap else { return dense }
+        snap.occlusionRight = rectification.right == reference
+        snap.disparityScale = alignment.outputIntrinsics.fx / rectification.intrinsics.fx
+        // At the depth discontinuities of the measurements the smoother still
+        // mixes the two surfaces (and fills half-occlusions from both sides):
+        // there each pixel takes the plane of the surface it belongs to.
+        let snapped = try CVStereo.edgeSnap(
+            measured: .floats(values, width: size.width, height: size.height),
+            filled: .floats(dense, width: size.width, height: size.height),
+            covered: CVMat(rows: size.height, cols: size.width, channels: 1, depth: .uint8,
+                           bytes: covered.map { $0 ? 255 : 0 }),
+            parameters: snap).floats()
+        return zip(snapped, covered).map { $1 ? $0 : .nan }
     }
 
     /// The smallest disparity kept, f B / max depth (1e-6 px without a maximum):

@@ -44,6 +44,9 @@ public struct StereoDepthOptions: Sendable, Equatable {
     /// Fast global smoother fill: regularisation and colour sigma (guide levels).
     public var fillLambda = 300.0
     public var fillSigmaColor = 6.0
+    /// Filtered mode: snapping to the surfaces at depth discontinuities
+    /// (`CVStereo.edgeSnap`); nil = off.
+    public var edgeSnap: CVEdgeSnapParameters? = CVEdgeSnapParameters()
     /// Valid fraction (unfiltered, over the covered region) from which quality is `high`.
     public var highQualityValidFraction = 0.5
 

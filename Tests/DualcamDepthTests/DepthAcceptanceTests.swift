@@ -56,18 +56,21 @@ final class DepthAcceptanceTests: XCTestCase {
     }
 
     /// Filtered: every covered pixel valid, mean abs rel <= 2.5 %; the 3-px
-    /// edge band's median disparity error is reported beside the interior's.
-    /// NOT YET MET: the issue asks for at most 2x the interior's; measured
-    /// 3.5x on room (0.091 vs 0.026 px at the output size) and 5.1x on steps
-    /// (0.124 vs 0.024 px), so this guards the current level (<= 6x, <= 0.15 px).
-    func assertFiltered(_ run: Run, file: StaticString = #filePath, line: UInt = #line) {
+    /// edge band's median disparity error (output px) is reported beside the
+    /// interior's and is at most `bandRatio` times it. The issue asks for 2x:
+    /// met on steps (measured 0.035 vs 0.025 px, 1.4x); on room the edge snap
+    /// (`CVStereo.edgeSnap`) brings it from 3.5x to 2.5x (0.064 vs 0.026 px):
+    /// the sphere's curved rim keeps its measurements (a plane extrapolated
+    /// there is worse) and the small jumps of the disc on the wall are in the
+    /// measurement noise, so room is held at <= 2.7x (issue's 2x NOT met there).
+    func assertFiltered(_ run: Run, bandRatio: Double, file: StaticString = #filePath, line: UInt = #line) {
         let e = run.filtered
         XCTAssertEqual(run.result.coveredCount, run.result.size.width * run.result.size.height, file: file, line: line)
         XCTAssertEqual(e.depth.all.coverage, 1, file: file, line: line)
         XCTAssertLessThanOrEqual(e.depth.all.meanAbsoluteRelativeError, 0.025, file: file, line: line)
         let band = e.depth.band.disparity!.medianAbsolutePixels, interior = e.depth.interior.disparity!.medianAbsolutePixels
-        XCTAssertLessThanOrEqual(band, 6 * interior, "edge band \(band) px vs interior \(interior) px", file: file, line: line)
-        XCTAssertLessThanOrEqual(band, 0.15, "edge band \(band) px", file: file, line: line)
+        XCTAssertLessThanOrEqual(band, bandRatio * interior, "edge band \(band) px vs interior \(interior) px", file: file, line: line)
+        XCTAssertLessThanOrEqual(band, 0.08, "edge band \(band) px", file: file, line: line)
     }
 
     func testRoomUnfilteredMeetsTheAcceptance() throws {
@@ -77,13 +80,13 @@ final class DepthAcceptanceTests: XCTestCase {
     }
 
     func testRoomFilteredIsDenseAndAccurate() throws {
-        assertFiltered(try Self.run("room"))
+        assertFiltered(try Self.run("room"), bandRatio: 2.7)
     }
 
     func testStepsMeetsTheAcceptance() throws {
         let run = try Self.run("steps")
         assertUnfiltered(run, depthMeanAbsRel: nil)
-        assertFiltered(run)
+        assertFiltered(run, bandRatio: 2)
     }
 
     /// The refinement beats SGBM's own parabola fit on the same pair.

@@ -107,8 +107,12 @@ struct DepthEvaluation {
         rectified = try DepthMetrics.compare(
             estimateMetres: d.map { fb / $0 }, truthMetres: truth.rectifiedDisparity.map { fb / $0 }, size: result.size,
             mask: useFiltered ? truth.covered : measured, pixelsPerInverseMetre: Double(fb))
+        // Unfiltered depth from the measured disparity itself: Z = f B / d x depthFactor, and the
+        // result's depth is that of its final disparity, so Z_measured = Z_final d_final / d_measured.
         let depthValues: [Float] = useFiltered ? result.depthMetres
-            : zip(result.unfilteredDisparityPixels, result.depthMetres).map { $0.isFinite ? $1 : .nan }
+            : zip(result.unfilteredDisparityPixels, zip(result.disparityPixels, result.depthMetres)).map { u, final in
+                u.isFinite && final.0.isFinite && final.0 > 0 ? final.1 * final.0 / u : .nan
+            }
         let estimate = try DepthMap(size: result.size, values: depthValues, type: .depth)
         let truthMap = try DepthMap(size: result.size, values: truth.depth, type: .depth)
         depth = try DepthMetrics.compareSplit(estimate: estimate, truth: truthMap,

@@ -1,0 +1,62 @@
+/*
+ * Depth-edge handling for filtered disparity maps behind dualcam's OpenCV
+ * wall. Same rules as dualcam_opencv.h: DC_OK or a DC_ERR_* code, no C++
+ * exception crosses, every `dc_mat **out` receives a new matrix the caller
+ * frees with dc_mat_free.
+ */
+#ifndef DUALCAM_OPENCV_STEREO_EDGES_H
+#define DUALCAM_OPENCV_STEREO_EDGES_H
+
+#include "dualcam_opencv.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Parameters of dc_disparity_edge_snap. A jump between disparities a and b
+ * is |a - b| > max(jump_pixels, jump_relative * min(a, b)). */
+typedef struct dc_edge_snap_params {
+    double jump_pixels;    /* absolute part of the jump threshold (pixels) */
+    double jump_relative;  /* relative part of the jump threshold */
+    int margin;            /* half-size of the square zone around jump pixels (pixels) */
+    int radius;            /* half-size of the square window the surfaces are fitted in (pixels) */
+    int occlusion_side;    /* +1: half-occlusions lie right of the nearer surface (the reference is the
+                              right view of the rectified pair), -1: left of it */
+    double disparity_scale; /* map pixels per disparity pixel along the rows (a half-occlusion is
+                               jump x disparity_scale pixels wide) */
+    double max_fit_rms;    /* a measurement is snapped only to a plane whose weighted RMS residual over
+                              its support is at most this (pixels) */
+} dc_edge_snap_params;
+
+/* Snaps a dense (filtered) disparity map to the surfaces on either side of
+ * the depth discontinuities of the measured map.
+ *
+ * `measured` float32 (NaN = no measurement), `filled` float32 dense, same
+ * size, `covered` optional uint8 (0 = leave the pixel alone). Jump pixels are
+ * horizontally or vertically adjacent measurements that jump, and the runs
+ * of holes (along a row or a column) whose two bounding measurements jump.
+ * The zone is every covered pixel within `margin` of a jump pixel.
+ * Measurements outside the zone are reliable; within a window of `radius`
+ * about the pixel (for a hole of a row run, about the point `margin` + 1
+ * beyond the run's end on the side it takes) the 8-connected pieces of reliable pixels (the zone
+ * separates the surfaces) each get a distance-weighted plane fit (slopes
+ * ridge-regularised towards 0, so a sliver of support extrapolates flat).
+ * Pieces whose fit leaves an RMS residual above the jump threshold are not
+ * one surface and are skipped. A run of holes bounded by a jump on the
+ * occlusion side of the nearer surface is split: the jump x disparity_scale
+ * pixels next to the farther measurement are half-occluded and take the piece
+ * nearest to that measurement (the plane evaluated at most `radius` from the
+ * anchor), the rest (failed matches at the nearer surface's rim) the piece
+ * nearest to the nearer measurement. A measured pixel takes the piece nearest
+ * to its measurement when within twice the jump threshold and the piece's fit
+ * RMS is at most `max_fit_rms` (otherwise it keeps `filled`); another hole
+ * the piece nearest to the mean measurement within 2 pixels (or to `filled`).
+ * Outside the zone, `out` = `filled`. */
+int dc_disparity_edge_snap(const dc_mat *measured, const dc_mat *filled, const dc_mat *covered,
+                           const dc_edge_snap_params *params, dc_mat **out, dc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

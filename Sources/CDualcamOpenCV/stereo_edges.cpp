@@ -1,0 +1,251 @@
+// Depth-edge snapping for filtered disparity maps (see dualcam_opencv_stereo_edges.h).
+//
+// Written by hand: OpenCV's edge-aware smoothers (FGS, WLS, guided filter)
+// follow the colour image, so at a depth edge whose two sides look alike they
+// blend the two surfaces, and they fill a half-occlusion from both sides. What
+// is needed here is a per-pixel choice between the planes of the surfaces that
+// meet at a discontinuity of the *measured* disparity, which no library does.
+// OpenCV does the parts it does well: the zone dilation and the labelling of
+// the surface pieces.
+#include "dualcam_opencv_stereo_edges.h"
+#include "shim_imgproc.hpp"
+#include <opencv2/core/utility.hpp>
+#include <opencv2/imgproc.hpp>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+using namespace dualcam_shim;
+
+namespace {
+
+struct JumpTest {
+    float absolute, relative;
+    float threshold(float a, float b) const { return std::max(absolute, relative * std::min(a, b)); }
+    bool operator()(float a, float b) const { return std::fabs(a - b) > threshold(a, b); }
+};
+
+/// Weighted plane-fit sums of one surface piece, coordinates relative to the target pixel.
+struct PieceSums {
+    int label = 0, count = 0;
+    double w = 0, wx = 0, wy = 0, wd = 0, wxx = 0, wxy = 0, wyy = 0, wxd = 0, wyd = 0, wdd = 0;
+    void add(double x, double y, double d, double weight) {
+        ++count;
+        w += weight; wx += weight * x; wy += weight * y; wd += weight * d; wdd += weight * d * d;
+        wxx += weight * x * x; wxy += weight * x * y; wyy += weight * y * y;
+        wxd += weight * x * d; wyd += weight * y * d;
+    }
+    /// The plane's value at the target pixel (0, 0): slopes from the central
+    /// moments with a ridge of `ridge` px^2 per unit weight (a piece that is a
+    /// thin sliver in one direction extrapolates flat in that direction).
+    /// `rms`: the weighted RMS residual of the fit (large when the piece is
+    /// not one plane, e.g. two surfaces joined where a jump was not seen).
+    double predict(double ridge, double &rms) const {
+        double mx = wx / w, my = wy / w, md = wd / w;
+        double cxx = wxx - wx * mx + ridge * w, cyy = wyy - wy * my + ridge * w, cxy = wxy - wx * my;
+        double cxd = wxd - wx * md, cyd = wyd - wy * md, cdd = wdd - wd * md;
+        double det = cxx * cyy - cxy * cxy;
+        double gx = 0, gy = 0;
+        if (det > 1e-12) {
+            gx = (cyy * cxd - cxy * cyd) / det;
+            gy = (cxx * cyd - cxy * cxd) / det;
+        }
+        rms = std::sqrt(std::max(0.0, cdd - gx * cxd - gy * cyd) / w);
+        return md - gx * mx - gy * my;
+    }
+};
+
+constexpr int kMaxPieces = 8;
+constexpr int kMinPieceCount = 6;
+constexpr int kMinEdgeArea = 10;
+constexpr double kRidge = 1.0;
+
+}  // namespace
+
+extern "C" int dc_disparity_edge_snap(const dc_mat *measured, const dc_mat *filled, const dc_mat *covered,
+                                      const dc_edge_snap_params *params, dc_mat **out, dc_error *err) {
+    return guarded(err, [&]() -> int {
+        if (!out) return fail(err, DC_ERR_ARGUMENT, "dc_disparity_edge_snap: out is NULL");
+        *out = nullptr;
+        if (!params) return fail(err, DC_ERR_ARGUMENT, "edge snap parameters are NULL");
+        if (int status = check_input(measured, "measured disparity", err)) return status;
+        if (int status = check_input(filled, "filled disparity", err)) return status;
+        const cv::Size size = measured->mat.size();
+        if (measured->mat.type() != CV_32FC1 || filled->mat.type() != CV_32FC1 || filled->mat.size() != size)
+            return fail(err, DC_ERR_ARGUMENT, "measured and filled disparities must be float32, 1 channel, one size");
+        if (covered && (covered->mat.type() != CV_8UC1 || covered->mat.size() != size))
+            return fail(err, DC_ERR_ARGUMENT, "the covered mask must be 8-bit, 1 channel, the disparities' size");
+        const dc_edge_snap_params &p = *params;
+        if (!(p.jump_pixels > 0) || !(p.jump_relative >= 0) || p.margin < 0 || p.margin > 32 || p.radius < 1 ||
+            p.radius > 32 || !(p.disparity_scale >= 0 && p.disparity_scale < 1e6) || !(p.max_fit_rms >= 0))
+            return fail(err, DC_ERR_ARGUMENT,
+                        "edge snap needs jump_pixels > 0, jump_relative >= 0, margin 0 to 32, radius 1 to 32, "
+                        "a finite disparity_scale >= 0, max_fit_rms >= 0");
+        const JumpTest jump{(float)p.jump_pixels, (float)p.jump_relative};
+        const int W = size.width, H = size.height, M = p.margin, R = p.radius;
+        const cv::Mat &u = measured->mat;
+
+        // Jump pixels, and the far-side anchor column and bounding measurement of each half-occluded hole.
+        cv::Mat edge(size, CV_8U, cv::Scalar(0));
+        cv::Mat anchor(size, CV_32S, cv::Scalar(-1));
+        cv::Mat farValue(size, CV_32F, cv::Scalar(std::numeric_limits<float>::quiet_NaN()));
+        for (int y = 0; y < H; ++y) {
+            const float *row = u.ptr<float>(y), *below = y + 1 < H ? u.ptr<float>(y + 1) : nullptr;
+            uint8_t *e = edge.ptr<uint8_t>(y), *eb = y + 1 < H ? edge.ptr<uint8_t>(y + 1) : nullptr;
+            int *a = anchor.ptr<int>(y);
+            float *fv = farValue.ptr<float>(y);
+            for (int x = 0; x < W; ++x) {
+                if (std::isnan(row[x])) continue;
+                if (x + 1 < W && !std::isnan(row[x + 1]) && jump(row[x], row[x + 1])) e[x] = e[x + 1] = 1;
+                if (below && !std::isnan(below[x]) && jump(row[x], below[x])) e[x] = eb[x] = 1;
+            }
+            for (int x = 0; x < W;) {
+                if (!std::isnan(row[x])) { ++x; continue; }
+                const int x0 = x;
+                while (x < W && std::isnan(row[x])) ++x;
+                if (x0 == 0 || x == W) continue;
+                const float l = row[x0 - 1], r = row[x];
+                if (!jump(l, r)) continue;
+                for (int i = x0 - 1; i <= x; ++i) e[i] = 1;
+                // A half-occlusion lies beside the nearer surface on the
+                // occlusion side and is as wide as the jump: its pixels take
+                // the farther surface; the run's other pixels (matches that
+                // failed at the nearer surface's rim) the nearer one. A run on
+                // the other side is no half-occlusion (left to the hole rule).
+                const bool nearLeft = l > r;
+                if (nearLeft != (p.occlusion_side > 0)) continue;
+                // (From the bounding measurements: where the windows straddled
+                // they lean towards each other, so the width errs to the nearer
+                // surface, the smaller depth error.)
+                const int width = std::min(x - x0, (int)std::lround(std::fabs(l - r) * p.disparity_scale));
+                const int leftAnchor = std::max(0, x0 - M - 2), rightAnchor = std::min(W - 1, x + M + 1);
+                for (int i = x0; i < x; ++i) {
+                    const bool occluded = nearLeft ? i >= x - width : i < x0 + width;
+                    const bool takesLeft = occluded != nearLeft;
+                    a[i] = takesLeft ? leftAnchor : rightAnchor;
+                    fv[i] = takesLeft ? l : r;
+                }
+            }
+        }
+        // Runs of holes down a column bounded by a jump (no half-occlusion
+        // across the baseline, but the surfaces must stay apart).
+        for (int x = 0; x < W; ++x) {
+            for (int y = 0; y < H;) {
+                if (!std::isnan(u.ptr<float>(y)[x])) { ++y; continue; }
+                const int y0 = y;
+                while (y < H && std::isnan(u.ptr<float>(y)[x])) ++y;
+                if (y0 == 0 || y == H) continue;
+                if (!jump(u.ptr<float>(y0 - 1)[x], u.ptr<float>(y)[x])) continue;
+                for (int i = y0 - 1; i <= y; ++i) edge.ptr<uint8_t>(i)[x] = 1;
+            }
+        }
+        // Jumps of isolated outliers (a few connected jump pixels) are no depth edges.
+        {
+            cv::Mat edgeLabels, stats, centroids;
+            const int count = cv::connectedComponentsWithStats(edge, edgeLabels, stats, centroids, 8, CV_32S);
+            for (int y = 0; y < H; ++y) {
+                const int *l = edgeLabels.ptr<int>(y);
+                uint8_t *e = edge.ptr<uint8_t>(y);
+                for (int x = 0; x < W; ++x)
+                    if (l[x] > 0 && l[x] < count && stats.at<int>(l[x], cv::CC_STAT_AREA) < kMinEdgeArea) e[x] = 0;
+            }
+        }
+        cv::Mat zone;
+        cv::dilate(edge, zone, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(2 * M + 1, 2 * M + 1)));
+        // Reliable measurements: outside the zone. Its 8-connected pieces are
+        // the surfaces the zone separates.
+        cv::Mat reliable(size, CV_8U);
+        for (int y = 0; y < H; ++y) {
+            const float *row = u.ptr<float>(y);
+            const uint8_t *z = zone.ptr<uint8_t>(y);
+            uint8_t *r = reliable.ptr<uint8_t>(y);
+            for (int x = 0; x < W; ++x) r[x] = !std::isnan(row[x]) && !z[x] ? 255 : 0;
+        }
+        cv::Mat labels;
+        cv::connectedComponents(reliable, labels, 8, CV_32S);
+
+        // Window weights 1 / (1 + r^2 / 16) about the anchor; windows wider
+        // than 9 pixels are sampled every other pixel (the fits need a few
+        // dozen samples, not hundreds, and the streaming size must stay cheap).
+        const int side = 2 * R + 1, step = R > 4 ? 2 : 1;
+        std::vector<double> weights((size_t)side * side);
+        for (int dy = -R; dy <= R; ++dy)
+            for (int ax = -R; ax <= R; ++ax) weights[(size_t)((dy + R) * side + ax + R)] = 1.0 / (1.0 + (ax * ax + dy * dy) / 16.0);
+        cv::Mat result = filled->mat.clone();
+        cv::parallel_for_(cv::Range(0, H), [&](const cv::Range &range) {
+            for (int y = range.start; y < range.end; ++y) {
+                const uint8_t *z = zone.ptr<uint8_t>(y);
+                const uint8_t *c = covered ? covered->mat.ptr<uint8_t>(y) : nullptr;
+                const int *a = anchor.ptr<int>(y);
+                const float *fv = farValue.ptr<float>(y);
+                const float *row = u.ptr<float>(y);
+                float *o = result.ptr<float>(y);
+                for (int x = 0; x < W; ++x) {
+                    if (!z[x] || (c && !c[x])) continue;
+                    // Anchored holes: the window about the anchor, the plane
+                    // evaluated at most `radius` from it (no long extrapolation).
+                    const int cx = a[x] >= 0 ? a[x] : x;
+                    const int qx = std::clamp(x, cx - R, cx + R);
+                    PieceSums pieces[kMaxPieces];
+                    int pieceCount = 0;
+                    for (int dy = -R; dy <= R; dy += step) {
+                        const int yy = y + dy;
+                        if (yy < 0 || yy >= H) continue;
+                        const int *lab = labels.ptr<int>(yy);
+                        const float *urow = u.ptr<float>(yy);
+                        for (int ax = -R; ax <= R; ax += step) {
+                            const int xx = cx + ax;
+                            if (xx < 0 || xx >= W) continue;
+                            const int l = lab[xx];
+                            if (l == 0) continue;
+                            int s = 0;
+                            while (s < pieceCount && pieces[s].label != l) ++s;
+                            if (s == pieceCount) {
+                                if (pieceCount == kMaxPieces) continue;
+                                pieces[pieceCount++].label = l;
+                            }
+                            pieces[s].add(xx - qx, dy, urow[xx], weights[(dy + R) * side + ax + R]);
+                        }
+                    }
+                    double best = std::numeric_limits<double>::quiet_NaN(), bestScore = 0, bestRms = 0;
+                    const float m = row[x];
+                    // A hole away from a half-occlusion: the piece nearest to the
+                    // mean of the measurements within 2 pixels (the filled value
+                    // when there are none; it leans to the farther surface).
+                    double holeTarget = o[x];
+                    if (std::isnan(m) && a[x] < 0) {
+                        double sum = 0;
+                        int n = 0;
+                        for (int yy = std::max(0, y - 2); yy <= std::min(H - 1, y + 2); ++yy) {
+                            const float *urow = u.ptr<float>(yy);
+                            for (int xx = std::max(0, x - 2); xx <= std::min(W - 1, x + 2); ++xx)
+                                if (!std::isnan(urow[xx])) { sum += urow[xx]; ++n; }
+                        }
+                        if (n > 0) holeTarget = sum / n;
+                    }
+                    for (int s = 0; s < pieceCount; ++s) {
+                        if (pieces[s].count < kMinPieceCount) continue;
+                        double rms = 0;
+                        const double v = pieces[s].predict(kRidge, rms);
+                        if (rms > jump.threshold((float)v, (float)v)) continue;
+                        // Half-occluded: the piece nearest to the run's farther
+                        // bounding measurement; otherwise the piece nearest to the
+                        // measurement (or to the filled value).
+                        const double target = a[x] >= 0 ? fv[x] : (std::isnan(m) ? holeTarget : m);
+                        const double score = std::fabs(v - target);
+                        if (std::isnan(best) || score < bestScore) { best = v; bestScore = score; bestRms = rms; }
+                    }
+                    if (std::isnan(best)) continue;
+                    if (!std::isnan(m) && std::fabs(best - m) > 2 * jump.threshold((float)best, m)) continue;
+                    // A measurement moves to a plane only where the plane explains
+                    // its support to the noise level: on a curved surface the
+                    // extrapolated plane is worse than the measurement.
+                    if (!std::isnan(m) && bestRms > p.max_fit_rms) continue;
+                    o[x] = (float)best;
+                }
+            }
+        });
+        return emit(std::move(result), out, err);
+    });
+}

@@ -1,0 +1,40 @@
+import CDualcamOpenCV
+
+/// Parameters of `CVStereo.edgeSnap` (see dualcam_opencv_stereo_edges.h). A jump
+/// between disparities a and b is |a - b| > max(`jumpPixels`, `jumpRelative` min(a, b)).
+public struct CVEdgeSnapParameters: Sendable, Equatable {
+    public var jumpPixels = 0.4
+    public var jumpRelative = 0.04
+    /// Half-size of the zone about the jump pixels, pixels.
+    public var margin = 3
+    /// Half-size of the window the surfaces are fitted in, pixels.
+    public var radius = 8
+    /// Half-occlusions lie right of the nearer surface (reference = the rectified pair's right view).
+    public var occlusionRight = true
+    /// Map pixels per disparity pixel along the rows.
+    public var disparityScale = 1.0
+    /// A measurement is snapped only to a plane fitted with at most this RMS residual, pixels.
+    public var maxFitRMS = 0.1
+
+    public init() {}
+}
+
+extension CVStereo {
+    /// Snaps a dense disparity map (`filled`, float32) to the planes of the
+    /// surfaces that meet at the discontinuities of `measured` (float32, NaN =
+    /// no measurement): half-occluded holes take the farther surface, measured
+    /// pixels near a jump the surface their measurement is nearest to.
+    /// `covered` (uint8, optional): pixels left alone where 0.
+    public static func edgeSnap(measured: CVMat, filled: CVMat, covered: CVMat?,
+                                parameters: CVEdgeSnapParameters = CVEdgeSnapParameters()) throws -> CVMat {
+        var params = dc_edge_snap_params(jump_pixels: parameters.jumpPixels, jump_relative: parameters.jumpRelative,
+                                         margin: Int32(parameters.margin), radius: Int32(parameters.radius),
+                                         occlusion_side: parameters.occlusionRight ? 1 : -1,
+                                         disparity_scale: parameters.disparityScale, max_fit_rms: parameters.maxFitRMS)
+        var out: OpaquePointer?
+        try Shim.call("disparity edge snap") {
+            dc_disparity_edge_snap(measured.handle, filled.handle, covered?.handle, &params, &out, $0)
+        }
+        return try CVMat(adopting: out!)
+    }
+}
