@@ -30,7 +30,8 @@ import PackageDescription
 //
 //   DualcamDepth (issue 8: stereo depth; rectification of a heterogeneous pair,
 //   SGBM + LR check + subpixel refinement + confidence, reference alignment, fill)
-//     -> DualcamDepthData, DualcamCV (stereo shim: rectify maps, SGBM, WLS, FGS),
+//     -> DualcamDepthData, DualcamCV (stereo shim: rectify maps, SGBM, WLS, FGS,
+//        edge snap at depth discontinuities),
 //        DualcamImaging, DualcamCalibration, DualcamGeometry, DualcamSupport
 //
 //   DualcamFusion (sparse metric samples + wide image + stereo -> absolute depth)

@@ -63,8 +63,9 @@ constexpr double kRidge = 1.0;
 
 }  // namespace
 
-extern "C" int dc_disparity_edge_snap(const dc_mat *measured, const dc_mat *filled, const dc_mat *covered,
-                                      const dc_edge_snap_params *params, dc_mat **out, dc_error *err) {
+extern "C" int dc_disparity_edge_snap(const dc_mat *measured, const dc_mat *confidence, const dc_mat *filled,
+                                      const dc_mat *covered, const dc_edge_snap_params *params, dc_mat **out,
+                                      dc_error *err) {
     return guarded(err, [&]() -> int {
         if (!out) return fail(err, DC_ERR_ARGUMENT, "dc_disparity_edge_snap: out is NULL");
         *out = nullptr;
@@ -74,6 +75,8 @@ extern "C" int dc_disparity_edge_snap(const dc_mat *measured, const dc_mat *fill
         const cv::Size size = measured->mat.size();
         if (measured->mat.type() != CV_32FC1 || filled->mat.type() != CV_32FC1 || filled->mat.size() != size)
             return fail(err, DC_ERR_ARGUMENT, "measured and filled disparities must be float32, 1 channel, one size");
+        if (confidence && (confidence->mat.type() != CV_32FC1 || confidence->mat.size() != size))
+            return fail(err, DC_ERR_ARGUMENT, "the confidence must be float32, 1 channel, the disparities' size");
         if (covered && (covered->mat.type() != CV_8UC1 || covered->mat.size() != size))
             return fail(err, DC_ERR_ARGUMENT, "the covered mask must be 8-bit, 1 channel, the disparities' size");
         const dc_edge_snap_params &p = *params;
@@ -179,6 +182,7 @@ extern "C" int dc_disparity_edge_snap(const dc_mat *measured, const dc_mat *fill
                 const uint8_t *c = covered ? covered->mat.ptr<uint8_t>(y) : nullptr;
                 const int *a = anchor.ptr<int>(y);
                 const float *fv = farValue.ptr<float>(y);
+                const float *cf = confidence ? confidence->mat.ptr<float>(y) : nullptr;
                 const float *row = u.ptr<float>(y);
                 float *o = result.ptr<float>(y);
                 for (int x = 0; x < W; ++x) {
@@ -242,7 +246,11 @@ extern "C" int dc_disparity_edge_snap(const dc_mat *measured, const dc_mat *fill
                     // its support to the noise level: on a curved surface the
                     // extrapolated plane is worse than the measurement.
                     if (!std::isnan(m) && bestRms > p.max_fit_rms) continue;
-                    o[x] = (float)best;
+                    // A measurement moves as far as it is trusted (a confident
+                    // match pulled by a straddling window all the way; a doubtful
+                    // one, possibly of the wrong surface, stays blended).
+                    const float trust = !std::isnan(m) && cf ? std::clamp(cf[x], 0.0f, 1.0f) : 1.0f;
+                    o[x] = (float)(o[x] + trust * (best - o[x]));
                 }
             }
         });

@@ -24,8 +24,9 @@ extension CVStereo {
     /// surfaces that meet at the discontinuities of `measured` (float32, NaN =
     /// no measurement): half-occluded holes take the farther surface, measured
     /// pixels near a jump the surface their measurement is nearest to.
-    /// `covered` (uint8, optional): pixels left alone where 0.
-    public static func edgeSnap(measured: CVMat, filled: CVMat, covered: CVMat?,
+    /// A measured pixel moves towards its plane by its `confidence` (float32
+    /// in [0, 1], nil = 1). `covered` (uint8, optional): pixels left alone where 0.
+    public static func edgeSnap(measured: CVMat, confidence: CVMat? = nil, filled: CVMat, covered: CVMat?,
                                 parameters: CVEdgeSnapParameters = CVEdgeSnapParameters()) throws -> CVMat {
         var params = dc_edge_snap_params(jump_pixels: parameters.jumpPixels, jump_relative: parameters.jumpRelative,
                                          margin: Int32(parameters.margin), radius: Int32(parameters.radius),
@@ -33,7 +34,7 @@ extension CVStereo {
                                          disparity_scale: parameters.disparityScale, max_fit_rms: parameters.maxFitRMS)
         var out: OpaquePointer?
         try Shim.call("disparity edge snap") {
-            dc_disparity_edge_snap(measured.handle, filled.handle, covered?.handle, &params, &out, $0)
+            dc_disparity_edge_snap(measured.handle, confidence?.handle, filled.handle, covered?.handle, &params, &out, $0)
         }
         return try CVMat(adopting: out!)
     }

@@ -190,6 +190,7 @@ public struct StereoDepthEstimator: @unchecked Sendable {
         // there each pixel takes the plane of the surface it belongs to.
         let snapped = try CVStereo.edgeSnap(
             measured: .floats(values, width: size.width, height: size.height),
+            confidence: .floats(confidence, width: size.width, height: size.height),
             filled: .floats(dense, width: size.width, height: size.height),
             covered: CVMat(rows: size.height, cols: size.width, channels: 1, depth: .uint8,
                            bytes: covered.map { $0 ? 255 : 0 }),

@@ -49,11 +49,13 @@ typedef struct dc_edge_snap_params {
  * anchor), the rest (failed matches at the nearer surface's rim) the piece
  * nearest to the nearer measurement. A measured pixel takes the piece nearest
  * to its measurement when within twice the jump threshold and the piece's fit
- * RMS is at most `max_fit_rms` (otherwise it keeps `filled`); another hole
+ * RMS is at most `max_fit_rms` (otherwise it keeps `filled`), moving from
+ * `filled` towards the plane by its `confidence` (optional float32 in [0, 1],
+ * NULL = 1: a doubtful match may be of the wrong surface); another hole
  * the piece nearest to the mean measurement within 2 pixels (or to `filled`).
  * Outside the zone, `out` = `filled`. */
-int dc_disparity_edge_snap(const dc_mat *measured, const dc_mat *filled, const dc_mat *covered,
-                           const dc_edge_snap_params *params, dc_mat **out, dc_error *err);
+int dc_disparity_edge_snap(const dc_mat *measured, const dc_mat *confidence, const dc_mat *filled,
+                           const dc_mat *covered, const dc_edge_snap_params *params, dc_mat **out, dc_error *err);
 
 #ifdef __cplusplus
 }
