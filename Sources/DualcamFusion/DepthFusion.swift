@@ -71,7 +71,7 @@ public enum DepthFusion {
         /// (inverse depth, weighted by its agreement with the samples-only
         /// fill) and the short-range fill of the sample residuals against it.
         public var stereoSmoother = CVEdgeAware.SmootherParameters(lambda: 300, sigmaColor: 8, iterations: 2)
-        public var stereoResidualSmoother = CVEdgeAware.SmootherParameters(lambda: 20, sigmaColor: 8, iterations: 2)
+        public var stereoResidualSmoother = CVEdgeAware.SmootherParameters(lambda: 8, sigmaColor: 8, iterations: 2)
         /// Floor of the smoothed stereo's weight in the final fill (relative
         /// to a sample of confidence 1), times its agreement with the
         /// samples-only fill or, far from samples (where that fill is
