@@ -79,7 +79,8 @@ public struct StereoDepthEstimator: @unchecked Sendable {
         }
         let scale = options.matchScale ?? {
             let fOut = refModel.intrinsics.fx * Double(outputSize.width) / Double(refModel.size.width)
-            let density = options.matchDensity ?? StereoDepthOptions.automaticMatchDensity(outputWidth: outputSize.width)
+            let density = options.matchDensity ?? StereoDepthOptions.automaticMatchDensity(
+                outputWidth: outputSize.width, referenceIsNarrower: reference == probe.narrower)
             return min(1, density * fOut / probe.intrinsics.fx)
         }()
         let minDepth = options.minDepthMetres

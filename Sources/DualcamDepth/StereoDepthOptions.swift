@@ -19,15 +19,20 @@ public struct StereoDepthOptions: Sendable, Equatable {
     /// output's density, at most 1.
     public var matchScale: Double?
     /// Rectified samples per output pixel along each axis when `matchScale` is
-    /// nil; nil = automatic: 2, and 1.5 for outputs at most 320 px wide (the
-    /// streaming sizes: SGBM, two thirds of the time there, costs about half,
-    /// and each refinement window covers more of the scene, so the median error
-    /// drops (0.055 -> 0.047 output px on `bench depth`) while depth edges
-    /// soften by a third of an output pixel).
+    /// nil; nil = automatic: 2, and 1.5 for outputs at most 320 px wide aligned
+    /// to the narrower camera (the streaming sizes, where every output pixel is
+    /// matched: SGBM, two thirds of the time there, costs about half, and each
+    /// refinement window covers more of the scene, so the median error drops
+    /// (0.055 -> 0.047 output px on `bench depth`) while depth edges soften by a
+    /// third of an output pixel). Aligned to the wider camera only the overlap
+    /// is matched, in a rectified window already small, so it keeps 2.
     public var matchDensity: Double?
 
-    /// The automatic `matchDensity` for an output `width` pixels wide.
-    public static func automaticMatchDensity(outputWidth width: Int) -> Double { width <= 320 ? 1.5 : 2 }
+    /// The automatic `matchDensity` for an output `width` pixels wide aligned
+    /// to the narrower camera or not.
+    public static func automaticMatchDensity(outputWidth width: Int, referenceIsNarrower: Bool) -> Double {
+        width <= 320 && referenceIsNarrower ? 1.5 : 2
+    }
     /// SGBM block size, uniqueness, speckle filter, LR tolerance (see `CVStereoParameters`).
     public var blockSize = 5
     public var uniqueness = 10

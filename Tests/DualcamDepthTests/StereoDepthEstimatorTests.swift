@@ -115,12 +115,18 @@ final class StereoDepthEstimatorTests: XCTestCase {
     }
 
     /// The automatic match density: 1.5 rectified samples per output pixel at
-    /// streaming sizes, 2 above; an explicit density is honoured.
+    /// streaming sizes aligned to the tele, 2 above or aligned to the wide; an
+    /// explicit density is honoured.
     func testMatchDensity() throws {
         let pair = try DepthFixtures.pair("room", size: Self.size)
         let streaming = try estimator(pair, output: PixelSize(width: 320, height: 240))
-        XCTAssertEqual(StereoDepthOptions.automaticMatchDensity(outputWidth: 320), 1.5)
-        XCTAssertEqual(StereoDepthOptions.automaticMatchDensity(outputWidth: 768), 2)
+        XCTAssertEqual(StereoDepthOptions.automaticMatchDensity(outputWidth: 320, referenceIsNarrower: true), 1.5)
+        XCTAssertEqual(StereoDepthOptions.automaticMatchDensity(outputWidth: 320, referenceIsNarrower: false), 2)
+        XCTAssertEqual(StereoDepthOptions.automaticMatchDensity(outputWidth: 768, referenceIsNarrower: true), 2)
+        // Aligned to the wide (the wider camera), streaming keeps density 2.
+        let wide = try estimator(pair, reference: .wide, output: PixelSize(width: 320, height: 240))
+        XCTAssertEqual(wide.rectification.intrinsics.fx / wide.alignment.outputIntrinsics.fx, 2, accuracy: 1e-9)
+        XCTAssertEqual(streaming.rectification.intrinsics.fx / streaming.alignment.outputIntrinsics.fx, 1.5, accuracy: 1e-9)
         var options = StereoDepthOptions()
         options.outputSize = PixelSize(width: 320, height: 240)
         for density in [1.0, 2.0] {
