@@ -172,15 +172,21 @@ public struct StereoDepthEstimator: @unchecked Sendable {
             confidence: .floats(weights, width: size.width, height: size.height),
             guide: guideImage.makeCVMat(), lambda: options.fillLambda, sigmaColor: options.fillSigmaColor,
             minWeight: 1e-6).floats()
-        // Measured values are kept in proportion to their confidence (a confident
-        // match is not pulled towards its neighbours across a depth edge):
-        // v = c measured + (1 - c) smoothed. Outside the overlap stays NaN;
-        // anything the smoother could not reach takes its nearest value.
+        // Measured values m are kept in proportion to their confidence c (a
+        // confident match is not pulled towards its neighbours across a depth
+        // edge): v = c m + (1 - c) s. With `fillResidualPixels` tau set, the
+        // smoothed value s also replaces measured noise around a smooth
+        // surface: v = s + c min(1, ((m - s) / tau)^2) (m - s).
+        // Outside the overlap stays NaN; anything the smoother could not reach
+        // takes its nearest value.
+        let tau = options.fillResidualPixels.map { Float($0) }
         var inside = smoothed
         for i in inside.indices {
             if !covered[i] { inside[i] = .nan; continue }
-            let m = values[i], c = min(max(confidence[i], 0), 1)
-            if m.isFinite, inside[i].isFinite { inside[i] = c * m + (1 - c) * inside[i] }
+            let m = values[i], s = inside[i], c = min(max(confidence[i], 0), 1)
+            guard m.isFinite, s.isFinite else { continue }
+            let gate = tau.map { min(1, ((m - s) / $0) * ((m - s) / $0)) } ?? 1
+            inside[i] = s + c * gate * (m - s)
         }
         let dense = HoleFilling.nearestFill(inside, width: size.width, keep: covered)
         guard var snap = options.edgeSnap else { return dense }

@@ -137,4 +137,26 @@ final class StereoDepthEstimatorTests: XCTestCase {
         options.matchDensity = 0.1
         XCTAssertThrowsError(try StereoDepthEstimator(rig: pair.rig, wideSize: pair.wide.size, teleSize: pair.tele.size, options: options))
     }
+
+    /// The residual-gated blend (`fillResidualPixels`) lowers the filtered
+    /// error away from depth edges: measured noise around a smooth surface
+    /// takes the smoothed value.
+    func testResidualGatedBlendLowersTheInteriorError() throws {
+        let pair = try DepthFixtures.pair("room", size: Self.size)
+        var errors: [Double] = []
+        for tau in [nil, 0.3] as [Double?] {
+            var options = StereoDepthOptions()
+            options.outputSize = PixelSize(width: 320, height: 240)
+            options.fillResidualPixels = tau
+            let estimator = try StereoDepthEstimator(rig: pair.rig, wideSize: pair.wide.size, teleSize: pair.tele.size, options: options)
+            let result = try estimator.estimate(wide: pair.wide.image, tele: pair.tele.image)
+            let evaluation = try DepthEvaluation(result, truth: try DepthTruth(estimator: estimator, pair: pair), useFiltered: true)
+            errors.append(try XCTUnwrap(evaluation.depth.interior.disparity).medianAbsolutePixels)
+        }
+        print("filtered interior median disparity error: blend \(errors[0]) px, residual-gated \(errors[1]) px")
+        XCTAssertLessThan(errors[1], 0.85 * errors[0])
+        var bad = StereoDepthOptions()
+        bad.fillResidualPixels = 0
+        XCTAssertThrowsError(try bad.validate())
+    }
 }
