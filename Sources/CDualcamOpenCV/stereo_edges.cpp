@@ -89,15 +89,16 @@ extern "C" int dc_disparity_edge_snap(const dc_mat *measured, const dc_mat *conf
         const int W = size.width, H = size.height, M = p.margin, R = p.radius;
         const cv::Mat &u = measured->mat;
 
-        // Jump pixels, and the far-side anchor column and bounding measurement of each half-occluded hole.
+        // Jump pixels; for each hole of a half-occlusion run, the anchor column
+        // and the bounding measurement of the side (surface) it takes.
         cv::Mat edge(size, CV_8U, cv::Scalar(0));
         cv::Mat anchor(size, CV_32S, cv::Scalar(-1));
-        cv::Mat farValue(size, CV_32F, cv::Scalar(std::numeric_limits<float>::quiet_NaN()));
+        cv::Mat sideValue(size, CV_32F, cv::Scalar(std::numeric_limits<float>::quiet_NaN()));
         for (int y = 0; y < H; ++y) {
             const float *row = u.ptr<float>(y), *below = y + 1 < H ? u.ptr<float>(y + 1) : nullptr;
             uint8_t *e = edge.ptr<uint8_t>(y), *eb = y + 1 < H ? edge.ptr<uint8_t>(y + 1) : nullptr;
             int *a = anchor.ptr<int>(y);
-            float *fv = farValue.ptr<float>(y);
+            float *fv = sideValue.ptr<float>(y);
             for (int x = 0; x < W; ++x) {
                 if (std::isnan(row[x])) continue;
                 if (x + 1 < W && !std::isnan(row[x + 1]) && jump(row[x], row[x + 1])) e[x] = e[x + 1] = 1;
@@ -181,7 +182,7 @@ extern "C" int dc_disparity_edge_snap(const dc_mat *measured, const dc_mat *conf
                 const uint8_t *z = zone.ptr<uint8_t>(y);
                 const uint8_t *c = covered ? covered->mat.ptr<uint8_t>(y) : nullptr;
                 const int *a = anchor.ptr<int>(y);
-                const float *fv = farValue.ptr<float>(y);
+                const float *fv = sideValue.ptr<float>(y);
                 const float *cf = confidence ? confidence->mat.ptr<float>(y) : nullptr;
                 const float *row = u.ptr<float>(y);
                 float *o = result.ptr<float>(y);
@@ -233,9 +234,9 @@ extern "C" int dc_disparity_edge_snap(const dc_mat *measured, const dc_mat *conf
                         double rms = 0;
                         const double v = pieces[s].predict(kRidge, rms);
                         if (rms > jump.threshold((float)v, (float)v)) continue;
-                        // Half-occluded: the piece nearest to the run's farther
-                        // bounding measurement; otherwise the piece nearest to the
-                        // measurement (or to the filled value).
+                        // A hole of a half-occlusion run: the piece nearest to the
+                        // bounding measurement of its side; otherwise the piece
+                        // nearest to the measurement (or to the hole target).
                         const double target = a[x] >= 0 ? fv[x] : (std::isnan(m) ? holeTarget : m);
                         const double score = std::fabs(v - target);
                         if (std::isnan(best) || score < bestScore) { best = v; bestScore = score; bestRms = rms; }
