@@ -50,7 +50,8 @@ struct Window {
 /// members instantiated only inside target_clones functions).
 struct WindowTable {
     std::vector<float> dx, dy, inside;
-    explicit WindowTable(int r) {
+    std::vector<int> rel;
+    WindowTable(int r, int cols) {
         const int side = 2 * r + 1, count = side * side, padded = (count + 7) / 8 * 8;
         dx.assign(padded, 0.0f); dy.assign(padded, 0.0f); inside.assign(padded, 0.0f);
         for (int k = 0; k < count; ++k) {
@@ -58,12 +59,15 @@ struct WindowTable {
             dy[k] = (float)(k / side - r);
             inside[k] = 1.0f;
         }
+        rel.resize(padded);
+        for (int k = 0; k < padded; ++k) rel[k] = (int)dy[k] * cols + (int)dx[k];
     }
 };
 
 /// Raw pointers into a WindowTable.
 struct WindowView {
     const float *dx, *dy, *inside;
+    const int *rel;  // dy * cols + dx: the element's offset in the row-major image
 };
 
 /// Raw views of the inputs (all continuous float32 of one size).
@@ -93,8 +97,7 @@ inline __attribute__((always_inline)) bool refine_pixel(const View &v, const Win
     const int cols = v.cols, rows = v.rows;
     if (x - R < 0 || y - R < 0 || x + R >= cols || y + R >= rows) return false;
     const int p0 = y * cols + x;
-    int rel[P];
-    for (int k = 0; k < P; ++k) rel[k] = (int)win.dy[k] * cols + (int)win.dx[k];
+    const int *rel = win.rel;
     const float d0 = d;
     // Plane slopes from same-surface neighbours.
     float sxx = 0, sxy = 0, syy = 0, sxd = 0, syd = 0, n = 0;
@@ -288,8 +291,8 @@ void refine_disparities(const RefineInputs &in, cv::Mat &ref, cv::Mat &conf, con
     CV_Assert(in.radius >= 1 && in.radius <= 10);
     const View view{in.base.ptr<float>(), in.match.ptr<float>(), in.baseDx.ptr<float>(), in.matchDx.ptr<float>(),
                     in.disparity.ptr<float>(), ref.cols, ref.rows, in.sign, (float)in.textureSigma};
-    const WindowTable window(in.radius);
-    const RowJob job{&view, ref.ptr<float>(), conf.ptr<float>(), mask.empty() ? nullptr : mask.ptr<uint8_t>(), WindowView{window.dx.data(), window.dy.data(), window.inside.data()}, minZncc};
+    const WindowTable window(in.radius, ref.cols);
+    const RowJob job{&view, ref.ptr<float>(), conf.ptr<float>(), mask.empty() ? nullptr : mask.ptr<uint8_t>(), WindowView{window.dx.data(), window.dy.data(), window.inside.data(), window.rel.data()}, minZncc};
     cv::parallel_for_(cv::Range(0, ref.rows), [&](const cv::Range &range) {
         refine_rows(job, in.radius, range.start, range.end);
     });

@@ -60,13 +60,4 @@ extension ConvergeCommand {
             print("converge: \(distances.count) pairs (\(pairingSummary(source))), \(view.rawValue) view on the \(canvas.rawValue) canvas -> \(target)")
         }
     }
-
-    /// The per-frame sidecar's intrinsics for a directory frame, scaled to its buffer; nil otherwise.
-    private func perFrameIntrinsics(_ file: URL?, _ image: Image, _ camera: FrameName,
-                                    _ calibration: CalibrationFile) throws -> Intrinsics? {
-        guard let file else { return nil }
-        let resolved = try IntrinsicsResolver.resolve(image: file, bufferSize: PixelSize(width: image.width, height: image.height),
-                                                      camera: camera, calibration: calibration)
-        return resolved.source == .perFrame ? resolved.intrinsics : nil
-    }
 }
