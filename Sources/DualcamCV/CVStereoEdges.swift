@@ -6,9 +6,10 @@ public struct CVEdgeSnapParameters: Sendable, Equatable {
     public var jumpPixels = 0.4
     public var jumpRelative = 0.04
     /// Half-size of the zone about the jump pixels, pixels.
-    public var margin = 3
-    /// Half-size of the window the surfaces are fitted in, pixels.
-    public var radius = 8
+    public var margin = 2
+    /// Half-size of the window the surfaces are fitted in, pixels (sized for
+    /// the photo output, 768 px wide; `StereoDepthEstimator` scales it with the output width).
+    public var radius = 24
     /// Half-occlusions lie right of the nearer surface (reference = the rectified pair's right view).
     public var occlusionRight = true
     /// Map pixels per disparity pixel along the rows.

@@ -192,6 +192,9 @@ public struct StereoDepthEstimator: @unchecked Sendable {
         guard var snap = options.edgeSnap else { return dense }
         snap.occlusionRight = rectification.right == reference
         snap.disparityScale = alignment.outputIntrinsics.fx / rectification.intrinsics.fx
+        // The fit window covers the same share of the view at every output
+        // size: `radius` is for the 768-px photo width (8 to 32 px).
+        snap.radius = min(32, max(8, Int((Double(snap.radius) * Double(size.width) / 768).rounded())))
         // At the depth discontinuities of the measurements the smoother still
         // mixes the two surfaces (and fills half-occlusions from both sides):
         // there each pixel takes the plane of the surface it belongs to.

@@ -57,14 +57,11 @@ final class DepthAcceptanceTests: XCTestCase {
 
     /// Filtered: every covered pixel valid, mean abs rel <= 2.5 %; the 3-px
     /// edge band's median disparity error (output px) is reported beside the
-    /// interior's and is at most `bandRatio` times it. The issue asks for 2x:
-    /// met on steps (measured 0.034 vs 0.027 px, 1.3x; 4.4x without the edge
-    /// snap `CVStereo.edgeSnap`); on room the snap and a refinement window that
-    /// ignores pixels without an SGBM value bring it from 3.4x to 2.4x (0.061
-    /// vs 0.026 px): the sphere's curved rim keeps its measurements (a plane
-    /// extrapolated there is worse) and the small jumps of the disc on the wall
-    /// are in the measurement noise, so room is held at <= 2.5x (issue's 2x NOT
-    /// met there).
+    /// interior's and is at most `bandRatio` times it (the issue asks for 2x).
+    /// Measured with the edge snap `CVStereo.edgeSnap` (wide robust plane fits,
+    /// jumps also seen across two pixels): steps 0.016 vs 0.023 px (0.7x; 4.4x
+    /// without the snap), room 0.039 vs 0.023 px (1.7x; 3.4x without the snap,
+    /// 2.4x with the earlier snap's narrow non-robust fits), held at 1.0x and 1.9x.
     func assertFiltered(_ run: Run, bandRatio: Double, file: StaticString = #filePath, line: UInt = #line) {
         let e = run.filtered
         XCTAssertEqual(run.result.coveredCount, run.result.size.width * run.result.size.height, file: file, line: line)
@@ -82,13 +79,13 @@ final class DepthAcceptanceTests: XCTestCase {
     }
 
     func testRoomFilteredIsDenseAndAccurate() throws {
-        assertFiltered(try Self.run("room"), bandRatio: 2.5)
+        assertFiltered(try Self.run("room"), bandRatio: 1.9)
     }
 
     func testStepsMeetsTheAcceptance() throws {
         let run = try Self.run("steps")
         assertUnfiltered(run, depthMeanAbsRel: nil)
-        assertFiltered(run, bandRatio: 2)
+        assertFiltered(run, bandRatio: 1)
     }
 
     /// The refinement beats SGBM's own parabola fit on the same pair.
@@ -112,7 +109,11 @@ final class DepthAcceptanceTests: XCTestCase {
     }
 
     /// An ordinary same-lens pair (two identical cameras) gives the same quality; default reference: the left (wide) camera.
-    /// Disparity figures as on the wide/tele rig; the unfiltered mean abs rel depth error is
+    /// Disparity figures as on the wide/tele rig; the filtered edge band's median error is
+    /// 0.053 vs 0.024 px in the interior (2.2x, held at 2.4x; the issue's 2x NOT met here: the
+    /// near sphere's curved rim, whose planes extrapolate badly, and the far sphere's 0.44 px
+    /// step on the back wall, a third smaller than on the wide/tele rig and often not seen as
+    /// a jump, are what is left); filtered mean abs rel 2.26 %. The unfiltered mean abs rel depth error is
     /// 1.80 % here (1.25 % on the wide/tele rig; the issue's 1.5 % is for room on that rig;
     /// the same-lens pair's smaller disparities turn the same pixel error into more depth
     /// error), bounded just above that level at 1.9 %: measured pixels that took the wall's disparity on the box's
@@ -124,5 +125,8 @@ final class DepthAcceptanceTests: XCTestCase {
         assertUnfiltered(run, depthMeanAbsRel: 0.019)
         XCTAssertEqual(run.filtered.depth.all.coverage, 1, accuracy: 0.02)
         XCTAssertLessThanOrEqual(run.filtered.depth.all.meanAbsoluteRelativeError, 0.025)
+        let band = run.filtered.depth.band.disparity!.medianAbsolutePixels
+        let interior = run.filtered.depth.interior.disparity!.medianAbsolutePixels
+        XCTAssertLessThanOrEqual(band, 2.4 * interior, "edge band \(band) px vs interior \(interior) px")
     }
 }

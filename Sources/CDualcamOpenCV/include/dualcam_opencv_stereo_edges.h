@@ -33,14 +33,19 @@ typedef struct dc_edge_snap_params {
  *
  * `measured` float32 (NaN = no measurement), `filled` float32 dense, same
  * size, `covered` optional uint8 (0 = leave the pixel alone). Jump pixels are
- * horizontally or vertically adjacent measurements that jump, and the runs
- * of holes (along a row or a column) whose two bounding measurements jump.
+ * horizontally or vertically adjacent measurements that jump, three measured
+ * pixels in a row or column whose ends jump (a step smoothed into a ramp),
+ * and the runs of holes (along a row or a column) whose two bounding
+ * measurements jump.
  * The zone is every covered pixel within `margin` of a jump pixel.
  * Measurements outside the zone are reliable; within a window of `radius`
  * about the pixel (for a hole of a row run, about the point `margin` + 1
  * beyond the run's end on the side it takes) the 8-connected pieces of reliable pixels (the zone
- * separates the surfaces) each get a distance-weighted plane fit (slopes
- * ridge-regularised towards 0, so a sliver of support extrapolates flat).
+ * separates the surfaces) each get a distance-weighted plane fit (weights
+ * 1 / (1 + (r / 0.4 radius)^2); slopes ridge-regularised towards 0, so a
+ * sliver of support extrapolates flat), refitted once with Cauchy weights of
+ * the residuals (scale 0.15 px). The windows are centred on a 4-px grid (the
+ * pixels of a cell share the fits, each evaluated at its own position).
  * Pieces whose fit leaves an RMS residual above the jump threshold are not
  * one surface and are skipped. A run of holes bounded by a jump on the
  * occlusion side of the nearer surface is split: the jump x disparity_scale
