@@ -83,7 +83,8 @@ extension DepthMap {
 
     /// The map resampled to `newSize`, which must have the same aspect ratio
     /// (the height implied by the width within one pixel, as for
-    /// `Intrinsics.scaled(to:)`). Intrinsics are scaled with the map;
+    /// `Intrinsics.scaled(to:)`). Intrinsics follow the resampled pixel grid
+    /// (`Intrinsics.resampled(to:)`: the grids share their outer edges);
     /// `pixelsPerInverseMetre` and `.pixels` values are multiplied by
     /// newWidth / width (pixel disparities are measured in this map's pixels).
     public func resized(to newSize: PixelSize, method: DepthResampling = .area) throws -> DepthMap {
@@ -96,7 +97,7 @@ extension DepthMap {
         let scaleX = Double(newSize.width) / Double(size.width)
         var result = self
         result.size = newSize
-        result.intrinsics = try intrinsics.map { try $0.scaled(to: newSize) }
+        result.intrinsics = try intrinsics.map { try $0.resampled(to: newSize) }
         result.pixelsPerInverseMetre = pixelsPerInverseMetre.map { $0 * scaleX }
         switch method {
         case .nearest:

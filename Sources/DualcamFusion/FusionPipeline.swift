@@ -57,11 +57,14 @@ public enum FusionPipeline {
         var clock = Stopwatch()
         let wideSize = PixelSize(width: request.wide.width, height: request.wide.height)
         let out = request.outputSize
-        let intrinsics = try request.wideIntrinsics.scaled(to: out)
-        // K scales positions: x_out = x_wide * W_out / W_wide.
-        let sx = Double(out.width) / Double(wideSize.width), sy = Double(out.height) / Double(wideSize.height)
-        let samples = request.samples.map {
-            MetricSample(x: $0.x * sx, y: $0.y * sy, depthMetres: $0.depthMetres, confidence: $0.confidence ?? 1)
+        // The output grid is the wide image resized (area) to the output
+        // size, so samples move and K changes as that grid does:
+        // x_out = (x_wide + 0.5) W_out / W_wide - 0.5 (`PixelGridResampling`).
+        let intrinsics = try request.wideIntrinsics.resampled(to: out)
+        let grid = PixelGridResampling(from: wideSize, to: out)
+        let samples = request.samples.map { s -> MetricSample in
+            let p = grid.target(x: s.x, y: s.y)
+            return MetricSample(x: p.x, y: p.y, depthMetres: s.depthMetres, confidence: s.confidence ?? 1)
         }
         var rgb = request.wide.element == .uint8 ? request.wide : request.wide.converted(to: .uint8)
         if rgb.channels == 1 {

@@ -21,7 +21,8 @@ public struct LoadedSamples: Sendable {
 ///   model (distortion included) at the wide image size;
 /// - `.png` (uint16 millimetres, 0 = none) or `.pfm` (metres, NaN/0 = none):
 ///   a sparse depth image aligned to wide, of the wide size or the same aspect
-///   (positions scaled as K is: x_wide = x W_wide / W).
+///   (a pixel of a smaller image covers W_wide / W wide pixels: x_wide =
+///   (x + 0.5) W_wide / W - 0.5, `PixelGridResampling`).
 /// Samples outside the image, non-finite or not positive depths and points
 /// behind the camera are dropped and counted; nothing left is an error.
 public enum SampleSources {
@@ -114,13 +115,14 @@ public enum SampleSources {
             throw DualcamError.invalidValue(
                 name: "samples \(url.lastPathComponent)", reason: "is \(size) but the wide image is \(wideSize); expected the same aspect ratio")
         }
-        let sx = Double(wideSize.width) / Double(size.width), sy = Double(wideSize.height) / Double(size.height)
+        let grid = PixelGridResampling(from: size, to: wideSize)
         var samples: [DepthSample] = []
         for y in 0..<size.height {
             for x in 0..<size.width {
                 let z = metres[y * size.width + x]
                 if z.isNaN || z == 0 { continue }
-                samples.append(DepthSample(x: Double(x) * sx, y: Double(y) * sy, depthMetres: Double(z)))
+                let p = grid.target(x: Double(x), y: Double(y))
+                samples.append(DepthSample(x: p.x, y: p.y, depthMetres: Double(z)))
             }
         }
         return samples

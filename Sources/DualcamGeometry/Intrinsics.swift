@@ -104,6 +104,24 @@ public struct Intrinsics: Equatable, Hashable, Sendable {
                               referenceSize: size)
     }
 
+    /// K of this camera's image after resampling it to `size` the way image
+    /// libraries resize (OpenCV's `resize`, area averaging, pyramids): the
+    /// pixel grids are aligned at their outer edges, so with pixel centres at
+    /// integer coordinates (the convention of K here, OpenCV's and the
+    /// renderer's) a point moves as x' = (x + 0.5) W/Wref - 0.5, and
+    /// fx' = fx W/Wref, cx' = (cx + 0.5) W/Wref - 0.5 (likewise in y).
+    ///
+    /// `scaled(to:)` is the reference-dimensions rule for a sensor's buffers
+    /// (concepts: K' = diag(W/Wref, H/Href, 1) K); it differs from this by
+    /// 0.5 (1 - W/Wref) px, which matters as soon as dualcam resamples an image
+    /// itself and then compares it with a map or a point in the other grid
+    /// (a quarter pixel at half size). See `PixelGridResampling`.
+    public func resampled(to size: PixelSize) throws -> Intrinsics {
+        let (sx, sy) = try scaleFactors(to: size)
+        return try Intrinsics(fx: fx * sx, fy: fy * sy, skew: skew * sx, cx: (cx + 0.5) * sx - 0.5,
+                              cy: (cy + 0.5) * sy - 0.5, referenceSize: size)
+    }
+
     /// Pixel of the normalised image point (x, y) = (X/Z, Y/Z): K [x y 1]^T.
     public func pixel(fromNormalized p: Vector2) -> Vector2 {
         Vector2(fx * p.x + skew * p.y + cx, fy * p.y + cy)

@@ -51,8 +51,13 @@ struct FusionScenario {
         let view = try Renderer.render(scene, camera: .wide, of: rig, options: RenderOptions(samplesPerAxis: 2))
         let guide = try ImageOps.resize(view.image, width: size.width, height: size.height, interpolation: .area)
         // Ground truth in the fusion grid: the same scene rendered at 320x240
-        // (depth along each output pixel's centre ray).
-        let smallRig = try Synthesizer.scaledRig(try NominalDevice.load().rig, to: size)
+        // (depth along each output pixel's centre ray), with the wide K
+        // resampled as the guide's area resize moves the pixel grid
+        // (`Intrinsics.resampled(to:)`, what `FusionPipeline` reports).
+        var smallRig = try NominalDevice.load().rig
+        let wideModel = try rig.camera(.wide).model
+        try smallRig.setCamera(RigCamera(name: .wide, model: CameraModel(intrinsics: try wideModel.intrinsics.resampled(to: size),
+                                                                         distortion: wideModel.distortion)))
         let small = try Renderer.render(scene, camera: .wide, of: smallRig, options: RenderOptions(samplesPerAxis: 1))
         let truth = try small.depth.pixels(as: Float.self)
         let (w, h) = (size.width, size.height)

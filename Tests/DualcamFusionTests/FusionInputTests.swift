@@ -88,7 +88,8 @@ final class FusionInputTests: XCTestCase {
         let png = dir.url.appendingPathComponent("s.png")
         try ImageIO.write(try Image(width: 320, height: 240, channels: 1, pixels: mm), to: png)
         let loaded = try SampleSources.load(png, wideSize: wideSize, rig: try rig(withLidar: false))
-        XCTAssertEqual(loaded.samples, [DepthSample(x: 40, y: 20, depthMetres: 1.5)])
+        // Pixel (20, 10) of the half-size image covers wide pixels 40-41 x 20-21: its centre is (40.5, 20.5).
+        XCTAssertEqual(loaded.samples, [DepthSample(x: 40.5, y: 20.5, depthMetres: 1.5)])
     }
 
     func testRobustFitRecoversScaleAndShiftDespiteOutliers() throws {

@@ -30,6 +30,26 @@ final class IntrinsicsTests: XCTestCase {
         XCTAssertThrowsError(try Intrinsics(matrix: m, referenceSize: PixelSize(width: 640, height: 480)))
     }
 
+    /// Projecting with the resampled K lands where `PixelGridResampling`
+    /// moves the full-size projection; `scaled(to:)` is off by 0.5 (1 - s).
+    func testResampledFollowsThePixelGrid() throws {
+        let full = try k(), quarter = PixelSize(width: 1008, height: 756)
+        let resampled = try full.resampled(to: quarter), grid = PixelGridResampling(from: ref, to: quarter)
+        XCTAssertEqual(resampled.fx, full.fx / 4, accuracy: 1e-12)
+        XCTAssertEqual(resampled.cx, (2011.75 + 0.5) / 4 - 0.5, accuracy: 1e-12)
+        for p in [Vector2(0.1, -0.2), Vector2(-0.4, 0.3), Vector2(0, 0)] {
+            let a = full.pixel(fromNormalized: p), b = resampled.pixel(fromNormalized: p)
+            let moved = grid.target(x: a.x, y: a.y)
+            XCTAssertEqual(b.x, moved.x, accuracy: 1e-9)
+            XCTAssertEqual(b.y, moved.y, accuracy: 1e-9)
+            let back = grid.source(x: moved.x, y: moved.y)
+            XCTAssertEqual(back.x, a.x, accuracy: 1e-9)
+            XCTAssertEqual(back.y, a.y, accuracy: 1e-9)
+            XCTAssertEqual(try full.scaled(to: quarter).pixel(fromNormalized: p).x - b.x, 0.5 * (1 - 0.25), accuracy: 1e-9)
+        }
+        XCTAssertThrowsError(try full.resampled(to: PixelSize(width: 1000, height: 1000)))
+    }
+
     func testValidation() {
         let size = PixelSize(width: 640, height: 480)
         XCTAssertThrowsError(try Intrinsics(fx: 0, fy: 500, cx: 320, cy: 240, referenceSize: size))

@@ -62,6 +62,35 @@ final class RendererTests: XCTestCase {
         XCTAssertEqual(try column(4).edge, [191])
     }
 
+    /// A vertical edge rendered at 96x64 and area-resized to 48x32 matches
+    /// the same scene rendered at 48x32 with `Intrinsics.resampled(to:)`
+    /// (column means within 2 grey levels), not with `scaled(to:)`, which
+    /// moves the edge by 0.25 px (about 64 grey levels in the edge column).
+    func testResampledIntrinsicsMatchAnAreaResizedRender() throws {
+        let big = try RenderFixtures.pinholeRig(width: 96, height: 64, f: 80, cx: 47.5)
+        let k = try big.camera(.wide).model.intrinsics
+        let edge = (40.3 - 47.5) / 80  // world x of the edge on Z = 1: big-image x = 40.3
+        let scene = Scene(name: "edge", objects: [
+            SceneObject(name: "white", shape: .rectangle(center: Vector3(edge - 5, 0, 1), normal: Vector3(0, 0, -1), uAxis: Vector3(1, 0, 0),
+                                                         halfWidth: 5, halfHeight: 5), appearance: .flat(.white)),
+        ], background: .black)
+        let options = RenderOptions(samplesPerAxis: 8)
+        let resized = try ImageOps.resize(try Renderer.render(scene, camera: .wide, of: big, options: options).image,
+                                          width: 48, height: 32, interpolation: .area)
+        let small = PixelSize(width: 48, height: 32)
+        func rendered(_ intrinsics: Intrinsics) throws -> [UInt8] {
+            var rig = big
+            try rig.setCamera(RigCamera(name: .wide, model: CameraModel(intrinsics: intrinsics)))
+            return try Renderer.render(scene, camera: .wide, of: rig, options: options).image.pixels(as: UInt8.self)
+        }
+        let reference = try resized.pixels(as: UInt8.self)
+        func worstColumnDifference(_ px: [UInt8]) -> Int {
+            (0..<48).map { x in abs(Int(px[(16 * 48 + x) * 3]) - Int(reference[(16 * 48 + x) * 3])) }.max()!
+        }
+        XCTAssertLessThanOrEqual(worstColumnDifference(try rendered(try k.resampled(to: small))), 2)
+        XCTAssertGreaterThan(worstColumnDifference(try rendered(try k.scaled(to: small))), 40)
+    }
+
     /// A small bright sphere off-axis in the distorted wide image: the
     /// intensity centroid lies within 0.1 px of CameraModel.project(centre),
     /// over a pixel away from where a distortion-free camera would put it (the
