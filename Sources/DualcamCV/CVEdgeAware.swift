@@ -37,6 +37,44 @@ public enum CVEdgeAware {
         return (filled, try CVMat(adopting: weight!))
     }
 
+    /// A guide prepared once for many `smootherFill`s with the same
+    /// `sigmaColor` (any lambda, attenuation and iterations): the affinities
+    /// exp(-|g_p - g_q| / sigmaColor) are computed on creation, and each fill
+    /// solves FGS(w v) and FGS(w) in one elimination. Results match
+    /// `smootherFill` to float rounding. Immutable; fills may run concurrently.
+    public final class SmootherGuide: @unchecked Sendable {
+        private let handle: OpaquePointer
+        public let sigmaColor: Double
+        public let rows: Int, cols: Int
+
+        public init(guide: CVMat, sigmaColor: Double) throws {
+            var handle: OpaquePointer?
+            try Shim.call("edge solver") { dc_edge_solver_create(guide.handle, sigmaColor, &handle, $0) }
+            self.handle = handle!
+            self.sigmaColor = sigmaColor
+            rows = guide.rows
+            cols = guide.cols
+        }
+
+        deinit { dc_edge_solver_free(handle) }
+
+        /// `smootherFill` with this guide; `parameters.sigmaColor` must be this guide's.
+        public func fill(values: CVMat, weights: CVMat, parameters: SmootherParameters, minimumWeight: Double = 1e-6) throws
+            -> (values: CVMat, weight: CVMat) {
+            guard parameters.sigmaColor == sigmaColor else {
+                throw DualcamError.invalidValue(name: "smoother sigmaColor",
+                                                reason: "is \(parameters.sigmaColor) but the guide was prepared for \(sigmaColor)")
+            }
+            var out: OpaquePointer?, weight: OpaquePointer?
+            try Shim.call("edge solver fill") {
+                dc_edge_solver_fill(handle, values.handle, weights.handle, parameters.lambda, parameters.lambdaAttenuation,
+                                    Int32(clamping: parameters.iterations), minimumWeight, &out, &weight, $0)
+            }
+            let filled = try CVMat(adopting: out!)
+            return (filled, try CVMat(adopting: weight!))
+        }
+    }
+
     /// He et al.'s guided filter of `values` (window radius in pixels, `eps`
     /// in squared 8-bit guide units).
     public static func guidedFilter(guide: CVMat, values: CVMat, radius: Int, eps: Double) throws -> CVMat {

@@ -65,13 +65,19 @@ public enum DepthFusion {
         /// Focal length in output pixels (for the neighbour test's slope bound).
         public var focalPixels: Double
         public var residualSmoother = CVEdgeAware.SmootherParameters(lambda: 600, sigmaColor: 12, iterations: 2)
-        public var fillSmoother = CVEdgeAware.SmootherParameters(lambda: 60, sigmaColor: 8)
+        public var fillSmoother = CVEdgeAware.SmootherParameters(lambda: 60, sigmaColor: 8, iterations: 2)
+        /// The completion of samples alone (the output when there is no stereo).
         public var samplesOnlySmoother = CVEdgeAware.SmootherParameters(lambda: 300, sigmaColor: 10)
+        /// The samples-only fill that the stereo is compared with (its
+        /// agreement weight): one pass, whose wider blur at edges makes the
+        /// comparison more tolerant there (room 2 %: RMSE 0.162 -> 0.145 m
+        /// against three passes).
+        public var samplesReferenceSmoother = CVEdgeAware.SmootherParameters(lambda: 300, sigmaColor: 10, iterations: 1)
         /// The smoothing of the locally aligned stereo on its surfaces
         /// (inverse depth, weighted by its agreement with the samples-only
         /// fill) and the short-range fill of the sample residuals against it.
         public var stereoSmoother = CVEdgeAware.SmootherParameters(lambda: 300, sigmaColor: 8, iterations: 2)
-        public var stereoResidualSmoother = CVEdgeAware.SmootherParameters(lambda: 8, sigmaColor: 8, iterations: 2)
+        public var stereoResidualSmoother = CVEdgeAware.SmootherParameters(lambda: 8, sigmaColor: 8, iterations: 1)
         /// Floor of the smoothed stereo's weight in the final fill (relative
         /// to a sample of confidence 1), times its agreement with the
         /// samples-only fill or, far from samples (where that fill is
@@ -182,7 +188,7 @@ public enum DepthFusion {
                 .map { $0.isFinite && $0 > 0 ? 1 / $0 : .nan }
         } else {
             inverse = try completion.fillSamples(sampleValue: all.value, sampleWeight: all.weight,
-                                                 smoother: options.samplesOnlySmoother)
+                                                 smoother: input.stereo == nil ? options.samplesOnlySmoother : options.samplesReferenceSmoother)
         }
         if let stereo = input.stereo, let fit {
             let d = stereo.map { v -> Float in

@@ -13,6 +13,10 @@ struct FusionCompletion {
     let guide: CVMat
     let guideRGB: [UInt8]
 
+    /// The guide prepared per colour sigma (`CVEdgeAware.SmootherGuide`):
+    /// fills with the same guide and sigma share its affinities.
+    private let prepared = PreparedGuides()
+
     init(size: PixelSize, guideRGB: [UInt8]) throws {
         self.size = size
         self.guideRGB = guideRGB
@@ -105,9 +109,9 @@ struct FusionCompletion {
         let smallGuide = try CVImgproc.resize(guide, width: hw, height: hh, interpolation: .area)
         var q = p
         q.lambda = p.lambda / 4
-        let result = try CVEdgeAware.smootherFill(guide: smallGuide, values: try FloatMaps.mat(pooledValue, half),
-                                                  weights: try FloatMaps.mat(pooledWeight, half), parameters: q,
-                                                  minimumWeight: 1e-3)
+        let result = try CVEdgeAware.SmootherGuide(guide: smallGuide, sigmaColor: q.sigmaColor).fill(
+            values: try FloatMaps.mat(pooledValue, half), weights: try FloatMaps.mat(pooledWeight, half), parameters: q,
+            minimumWeight: 1e-3)
         let filled = FloatMaps.floats(result.values).map { $0.isFinite ? $0 : 0 }
         return FloatMaps.floats(try CVImgproc.resize(try FloatMaps.mat(filled, half), width: w, height: h, interpolation: .linear))
     }
@@ -169,10 +173,21 @@ struct FusionCompletion {
 
     private func smooth(_ values: [Float], _ weights: [Float], _ p: CVEdgeAware.SmootherParameters) throws
         -> (values: [Float], weight: [Float]) {
-        let result = try CVEdgeAware.smootherFill(guide: guide, values: try FloatMaps.mat(values, size),
-                                                  weights: try FloatMaps.mat(weights, size), parameters: p,
-                                                  minimumWeight: 1e-3)
+        let result = try prepared.guide(guide, sigmaColor: p.sigmaColor).fill(
+            values: try FloatMaps.mat(values, size), weights: try FloatMaps.mat(weights, size), parameters: p, minimumWeight: 1e-3)
         return (FloatMaps.floats(result.values), FloatMaps.floats(result.weight))
+    }
+}
+
+/// `CVEdgeAware.SmootherGuide`s of one guide image, made on first use per colour sigma.
+private final class PreparedGuides {
+    private var bySigma: [Double: CVEdgeAware.SmootherGuide] = [:]
+
+    func guide(_ image: CVMat, sigmaColor: Double) throws -> CVEdgeAware.SmootherGuide {
+        if let hit = bySigma[sigmaColor] { return hit }
+        let made = try CVEdgeAware.SmootherGuide(guide: image, sigmaColor: sigmaColor)
+        bySigma[sigmaColor] = made
+        return made
     }
 }
 

@@ -118,11 +118,11 @@ final class FusionAccuracyTests: XCTestCase {
         let r = try run(scenario, .random(fraction: 0.02))
         report("room 2 %", r)
         checkCommon(r, "room 2 %")
-        // Measured (see README): abs rel 1.45 % (target 1.5 % met), RMSE 0.201 m (edges; target 10 cm not
-        // met), interior RMSE 3.4 cm (target 3 cm not met); these bounds guard the measured level.
-        XCTAssertLessThan(r.filtered.all.meanAbsoluteRelativeError, 0.015)
-        XCTAssertLessThan(r.filtered.all.rmseMetres, 0.21)
-        XCTAssertLessThan(r.filtered.interior.rmseMetres, 0.036)
+        // Measured (see README): abs rel 1.08 % (target 1.5 % met), RMSE 0.147 m (edges; target 10 cm not
+        // met), interior RMSE 3.3 cm (target 3 cm not met); these bounds guard the measured level.
+        XCTAssertLessThan(r.filtered.all.meanAbsoluteRelativeError, 0.012)
+        XCTAssertLessThan(r.filtered.all.rmseMetres, 0.16)
+        XCTAssertLessThan(r.filtered.interior.rmseMetres, 0.035)
         XCTAssertLessThan(r.filtered.interior.meanAbsoluteRelativeError, 0.01)
         XCTAssertGreaterThanOrEqual(r.unfiltered.coverage, 0.30)
         XCTAssertLessThanOrEqual(r.unfiltered.meanAbsoluteRelativeError, 0.01)

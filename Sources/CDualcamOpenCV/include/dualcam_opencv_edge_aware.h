@@ -30,6 +30,19 @@ int dc_fgs_fill(const dc_mat *guide, const dc_mat *values, const dc_mat *weights
                 double sigma_color, double lambda_attenuation, int iterations, double min_weight,
                 dc_mat **out, dc_mat **weight_out, dc_error *err);
 
+/* The same fill with the guide's affinities computed once and shared:
+ * dc_edge_solver_create prepares a guide for `sigma_color` (free with
+ * dc_edge_solver_free); dc_edge_solver_fill then runs dc_fgs_fill's solve
+ * with any lambda, attenuation and iteration count (values and weights of the
+ * guide's size), solving FGS(w v) and FGS(w) in one elimination. Results
+ * match dc_fgs_fill to float rounding. A solver may fill concurrently. */
+typedef struct dc_edge_solver dc_edge_solver;
+int dc_edge_solver_create(const dc_mat *guide, double sigma_color, dc_edge_solver **out, dc_error *err);
+void dc_edge_solver_free(dc_edge_solver *solver);
+int dc_edge_solver_fill(const dc_edge_solver *solver, const dc_mat *values, const dc_mat *weights, double lambda,
+                        double lambda_attenuation, int iterations, double min_weight, dc_mat **out,
+                        dc_mat **weight_out, dc_error *err);
+
 /* Guided filter (cv::ximgproc::guidedFilter, He et al.) of `values` with
  * `guide`, window radius `radius` px and regularization `eps` (in squared
  * guide units, 8-bit guide: 0..255^2). */
