@@ -1,9 +1,11 @@
 // Edge-aware filters (ximgproc) and sparse-to-dense helpers for depth fusion.
 #include "dualcam_opencv_edge_aware.h"
 #include "shim_imgproc.hpp"
+#include <opencv2/core/utility.hpp>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/ximgproc.hpp>
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -213,8 +215,12 @@ extern "C" int dc_relabel_depth_edges(const dc_mat *guide, const dc_mat *depth, 
                 }
             }
             cv::Mat next = current.clone();
+            // Rows vote independently (they read `current`, write `next`): two
+            // halves on OpenCV's threads.
+            std::atomic<int> changed_total{0};
+            cv::parallel_for_(cv::Range(0, rows), [&](const cv::Range &range) {
             int changed = 0;
-            for (int y = 0; y < rows; ++y) {
+            for (int y = range.start; y < range.end; ++y) {
                 const float *nr = zmin.ptr<float>(y), *xr = zmax.ptr<float>(y);
                 float *out_row = next.ptr<float>(y);
                 for (int x = 0; x < cols; ++x) {
@@ -244,8 +250,10 @@ extern "C" int dc_relabel_depth_edges(const dc_mat *guide, const dc_mat *depth, 
                     out_row[x] = value;
                 }
             }
+            changed_total += changed;
+            }, 2);
             current = next;
-            if (!changed) break;
+            if (!changed_total) break;
         }
         return emit(std::move(current), out, err);
     });

@@ -76,7 +76,7 @@ public enum DepthFusion {
         /// The smoothing of the locally aligned stereo on its surfaces
         /// (inverse depth, weighted by its agreement with the samples-only
         /// fill) and the short-range fill of the sample residuals against it.
-        public var stereoSmoother = CVEdgeAware.SmootherParameters(lambda: 300, sigmaColor: 8, iterations: 2)
+        public var stereoSmoother = CVEdgeAware.SmootherParameters(lambda: 300, sigmaColor: 8, iterations: 1)
         public var stereoResidualSmoother = CVEdgeAware.SmootherParameters(lambda: 8, sigmaColor: 8, iterations: 1)
         /// Floor of the smoothed stereo's weight in the final fill (relative
         /// to a sample of confidence 1), times its agreement with the
@@ -291,3 +291,4 @@ struct Raster {
         for p in 0..<count where weight[p] > 0 { value[p] /= weight[p] }
     }
 }
+

@@ -38,11 +38,7 @@ public struct SampleVerifier: Equatable, Sendable {
     public func verify(_ samples: [MetricSample], size: PixelSize, excluded: [Bool]? = nil) -> [SampleVerdict] {
         let cell = max(1, Int(radius.rounded(.up)))
         let columns = size.width / cell + 1, rows = size.height / cell + 1
-        var buckets = [[Int]](repeating: [], count: columns * rows)
-        for (i, s) in samples.enumerated() where !(excluded?[i] ?? false) {
-            let bx = min(columns - 1, max(0, Int(s.x) / cell)), by = min(rows - 1, max(0, Int(s.y) / cell))
-            buckets[by * columns + bx].append(i)
-        }
+        let buckets = SampleGrid(samples, cell: cell, columns: columns, rows: rows) { !(excluded?[$0] ?? false) }
         let slope = 1 / (focalPixels * minimumPlaneDistance)
         let r2 = radius * radius
         var verdicts = [SampleVerdict](repeating: .unverified, count: samples.count)
@@ -53,7 +49,7 @@ public struct SampleVerifier: Equatable, Sendable {
             var neighbours = 0, support = 0
             for ny in max(0, by - 1)...min(rows - 1, by + 1) {
                 for nx in max(0, bx - 1)...min(columns - 1, bx + 1) {
-                    for j in buckets[ny * columns + nx] where j != i {
+                    for j in buckets.members(ny * columns + nx) where j != i {
                         let o = samples[j]
                         let dx = o.x - s.x, dy = o.y - s.y
                         let d2 = dx * dx + dy * dy
@@ -72,10 +68,7 @@ public struct SampleVerifier: Equatable, Sendable {
         // Plane check of the verified samples against the non-outliers around them.
         let planeCell = max(1, Int(planeRadius.rounded(.up)))
         let pc = size.width / planeCell + 1, pr = size.height / planeCell + 1
-        var planeBuckets = [[Int]](repeating: [], count: pc * pr)
-        for (i, s) in samples.enumerated() where verdicts[i] != .outlier {
-            planeBuckets[min(pr - 1, max(0, Int(s.y) / planeCell)) * pc + min(pc - 1, max(0, Int(s.x) / planeCell))].append(i)
-        }
+        let planeBuckets = SampleGrid(samples, cell: planeCell, columns: pc, rows: pr) { verdicts[$0] != .outlier }
         let pr2 = planeRadius * planeRadius
         var checked = verdicts
         var points: [(Double, Double, Double)] = []
@@ -86,7 +79,7 @@ public struct SampleVerifier: Equatable, Sendable {
             points.removeAll(keepingCapacity: true)
             for ny in max(0, by - 1)...min(pr - 1, by + 1) {
                 for nx in max(0, bx - 1)...min(pc - 1, bx + 1) {
-                    for j in planeBuckets[ny * pc + nx] where j != i {
+                    for j in planeBuckets.members(ny * pc + nx) where j != i {
                         let dx = samples[j].x - s.x, dy = samples[j].y - s.y
                         if dx * dx + dy * dy <= pr2 { points.append((dx, dy, 1 / samples[j].depthMetres)) }
                     }
@@ -148,4 +141,33 @@ public struct SampleVerifier: Equatable, Sendable {
         let cut = scratch.sorted[max(0, (points.count * 3) / 4 - 1)]
         return fit(cut: cut)?.0 ?? first.0
     }
+}
+
+/// Sample indices bucketed by grid cell in one flat array (a counting sort:
+/// no allocation per cell, which dominated the verifier's time).
+struct SampleGrid {
+    private var start: [Int]
+    private var order: [Int]
+
+    init(_ samples: [MetricSample], cell: Int, columns: Int, rows: Int, include: (Int) -> Bool) {
+        func bucket(_ s: MetricSample) -> Int {
+            min(rows - 1, max(0, Int(s.y) / cell)) * columns + min(columns - 1, max(0, Int(s.x) / cell))
+        }
+        start = [Int](repeating: 0, count: columns * rows + 1)
+        var keys = [Int](repeating: -1, count: samples.count)
+        for i in samples.indices where include(i) {
+            keys[i] = bucket(samples[i])
+            start[keys[i] + 1] += 1
+        }
+        for b in 0..<(columns * rows) { start[b + 1] += start[b] }
+        var next = start
+        order = [Int](repeating: 0, count: start[columns * rows])
+        for i in samples.indices where keys[i] >= 0 {
+            order[next[keys[i]]] = i
+            next[keys[i]] += 1
+        }
+    }
+
+    /// The indices in bucket `b`, in sample order.
+    func members(_ b: Int) -> ArraySlice<Int> { order[start[b]..<start[b + 1]] }
 }

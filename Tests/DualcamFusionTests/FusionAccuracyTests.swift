@@ -118,7 +118,7 @@ final class FusionAccuracyTests: XCTestCase {
         let r = try run(scenario, .random(fraction: 0.02))
         report("room 2 %", r)
         checkCommon(r, "room 2 %")
-        // Measured (see README): abs rel 1.08 % (target 1.5 % met), RMSE 0.147 m (edges; target 10 cm not
+        // Measured (see README): abs rel 1.09 % (target 1.5 % met), RMSE 0.148 m (edges; target 10 cm not
         // met), interior RMSE 3.3 cm (target 3 cm not met); these bounds guard the measured level.
         XCTAssertLessThan(r.filtered.all.meanAbsoluteRelativeError, 0.012)
         XCTAssertLessThan(r.filtered.all.rmseMetres, 0.16)
