@@ -19,6 +19,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,10 @@ struct dc_edge_solver {
     // `right` transposed (cols x rows), so the horizontal solve runs as a
     // vertical one on transposed data, vectorized across rows.
     std::vector<float> right_transposed;
+    // Work buffers reused across fills (fresh ones cost a page fault per 4 KiB
+    // on every fill); `busy` keeps concurrent fills on separate buffers.
+    std::mutex busy;
+    cv::Mat transposed_a, transposed_b, scratch;
 };
 
 namespace {
@@ -41,6 +46,7 @@ namespace {
 /// row), row by row so that the inner loops run along memory and vectorize
 /// (OpenCV's VerticalPass_ParBody; its horizontal pass is the same
 /// recursion along rows).
+__attribute__((target_clones("arch=x86-64-v3", "default")))
 void solve_columns(const float *__restrict c, int rows, int cols, float lambda, float *__restrict a,
                    float *__restrict b, float *__restrict scratch, int x0, int x1) {
     for (int x = x0; x < x1; ++x) {
@@ -67,6 +73,24 @@ void solve_columns(const float *__restrict c, int rows, int cols, float lambda, 
             b[o + x] -= scratch[o + x] * b[n + x];
         }
     }
+}
+
+/// num = w v and den = w where v and w are finite and w > 0, else 0
+/// (branch-free so that it vectorizes: x - x is 0 only for finite x).
+__attribute__((target_clones("arch=x86-64-v3", "default")))
+void weigh(const float *__restrict v, const float *__restrict w, float *__restrict num, float *__restrict den, int n) {
+    for (int i = 0; i < n; ++i) {
+        const bool ok = (v[i] - v[i] == 0.f) & (w[i] - w[i] == 0.f) & (w[i] > 0.f);
+        den[i] = ok ? w[i] : 0.f;
+        num[i] = ok ? w[i] * v[i] : 0.f;
+    }
+}
+
+/// num = num / den where den > floor (and > 0), NaN elsewhere, in place.
+__attribute__((target_clones("arch=x86-64-v3", "default")))
+void normalize(float *__restrict num, const float *__restrict den, float floor, int n) {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    for (int i = 0; i < n; ++i) num[i] = (den[i] > floor) & (den[i] > 0.f) ? num[i] / den[i] : nan;
 }
 
 /// solve_columns over all columns of the layout, in column stripes on OpenCV's threads.
@@ -176,38 +200,30 @@ extern "C" int dc_edge_solver_fill(const dc_edge_solver *solver, const dc_mat *v
             return fail(err, DC_ERR_ARGUMENT, "lambda must be positive, lambda_attenuation >= 0, iterations at least 1");
         const int h = solver->rows, w = solver->cols;
         cv::Mat numerator(h, w, CV_32FC1), denominator(h, w, CV_32FC1);
-        for (int y = 0; y < h; ++y) {
-            const float *vr = values->mat.ptr<float>(y), *wr = weights->mat.ptr<float>(y);
-            float *nr = numerator.ptr<float>(y), *dr = denominator.ptr<float>(y);
-            for (int x = 0; x < w; ++x) {
-                const bool ok = std::isfinite(vr[x]) && std::isfinite(wr[x]) && wr[x] > 0;
-                dr[x] = ok ? wr[x] : 0.f;
-                nr[x] = ok ? wr[x] * vr[x] : 0.f;
-            }
-        }
-        // Per iteration: the horizontal solve on the transposed channels,
-        // then the vertical solve (OpenCV's order), lambda times the attenuation.
-        cv::Mat at(w, h, CV_32FC1), bt(w, h, CV_32FC1);
-        std::vector<float> scratch(static_cast<size_t>(h) * w);
+        for (int y = 0; y < h; ++y)
+            weigh(values->mat.ptr<float>(y), weights->mat.ptr<float>(y), numerator.ptr<float>(y), denominator.ptr<float>(y), w);
+        dc_edge_solver &mutable_solver = const_cast<dc_edge_solver &>(*solver);
+        std::unique_lock<std::mutex> lock(mutable_solver.busy, std::try_to_lock);
+        cv::Mat own_at, own_bt, own_scratch;
+        cv::Mat &at = lock.owns_lock() ? mutable_solver.transposed_a : own_at;
+        cv::Mat &bt = lock.owns_lock() ? mutable_solver.transposed_b : own_bt;
+        cv::Mat &scratch = lock.owns_lock() ? mutable_solver.scratch : own_scratch;
+        at.create(w, h, CV_32FC1);
+        bt.create(w, h, CV_32FC1);
+        scratch.create(h, w, CV_32FC1);
         float l = static_cast<float>(lambda);
         for (int it = 0; it < iterations; ++it) {
             cv::transpose(numerator, at);
             cv::transpose(denominator, bt);
-            solve_all_columns(solver->right_transposed.data(), w, h, l, at.ptr<float>(), bt.ptr<float>(), scratch.data());
+            solve_all_columns(solver->right_transposed.data(), w, h, l, at.ptr<float>(), bt.ptr<float>(), scratch.ptr<float>());
             cv::transpose(at, numerator);
             cv::transpose(bt, denominator);
-            solve_all_columns(solver->below.data(), h, w, l, numerator.ptr<float>(), denominator.ptr<float>(), scratch.data());
+            solve_all_columns(solver->below.data(), h, w, l, numerator.ptr<float>(), denominator.ptr<float>(), scratch.ptr<float>());
             l *= static_cast<float>(lambda_attenuation);
         }
-        cv::Mat result(h, w, CV_32FC1);
-        const float floor = static_cast<float>(min_weight);
-        for (int y = 0; y < h; ++y) {
-            const float *nr = numerator.ptr<float>(y), *dr = denominator.ptr<float>(y);
-            float *rr = result.ptr<float>(y);
-            for (int x = 0; x < w; ++x)
-                rr[x] = dr[x] > floor && dr[x] > 0 ? nr[x] / dr[x] : std::numeric_limits<float>::quiet_NaN();
-        }
-        if (int status = emit(std::move(result), out, err)) return status;
+        // numerator and denominator are continuous (allocated above).
+        normalize(numerator.ptr<float>(), denominator.ptr<float>(), static_cast<float>(min_weight), h * w);
+        if (int status = emit(std::move(numerator), out, err)) return status;
         if (weight_out) *weight_out = new dc_mat{std::move(denominator)};
         return DC_OK;
     });
