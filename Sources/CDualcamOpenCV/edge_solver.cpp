@@ -93,6 +93,13 @@ void normalize(float *__restrict num, const float *__restrict den, float floor, 
     for (int i = 0; i < n; ++i) num[i] = (den[i] > floor) & (den[i] > 0.f) ? num[i] / den[i] : nan;
 }
 
+/// num = NaN where den <= floor (or <= 0), unchanged elsewhere.
+__attribute__((target_clones("arch=x86-64-v3", "default")))
+void normalize_support(float *__restrict num, const float *__restrict den, float floor, int n) {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    for (int i = 0; i < n; ++i) num[i] = (den[i] > floor) & (den[i] > 0.f) ? num[i] : nan;
+}
+
 /// solve_columns over all columns of the layout, in column stripes on OpenCV's threads.
 void solve_all_columns(const float *c, int rows, int cols, float lambda, float *a, float *b, float *scratch) {
     const int stripes = std::max(1, std::min(cv::getNumThreads(), cols / 16));
@@ -180,8 +187,8 @@ extern "C" int dc_edge_solver_create(const dc_mat *guide, double sigma_color, dc
 extern "C" void dc_edge_solver_free(dc_edge_solver *solver) { delete solver; }
 
 extern "C" int dc_edge_solver_fill(const dc_edge_solver *solver, const dc_mat *values, const dc_mat *weights, double lambda,
-                                   double lambda_attenuation, int iterations, double min_weight, dc_mat **out,
-                                   dc_mat **weight_out, dc_error *err) {
+                                   double lambda_attenuation, int iterations, double min_weight, int log_domain,
+                                   dc_mat **out, dc_mat **weight_out, dc_error *err) {
     return guarded(err, [&]() -> int {
         if (!out) return fail(err, DC_ERR_ARGUMENT, "dc_edge_solver_fill: out is NULL");
         *out = nullptr;
@@ -200,8 +207,27 @@ extern "C" int dc_edge_solver_fill(const dc_edge_solver *solver, const dc_mat *v
             return fail(err, DC_ERR_ARGUMENT, "lambda must be positive, lambda_attenuation >= 0, iterations at least 1");
         const int h = solver->rows, w = solver->cols;
         cv::Mat numerator(h, w, CV_32FC1), denominator(h, w, CV_32FC1);
-        for (int y = 0; y < h; ++y)
-            weigh(values->mat.ptr<float>(y), weights->mat.ptr<float>(y), numerator.ptr<float>(y), denominator.ptr<float>(y), w);
+        // In the log domain the fill runs on log v (cv::log, vectorized), and
+        // only positive values count.
+        cv::Mat logs;
+        if (log_domain) {
+            cv::max(values->mat, 1e-30f, logs);
+            cv::log(logs, logs);
+        }
+        for (int y = 0; y < h; ++y) {
+            const float *v = values->mat.ptr<float>(y), *wr = weights->mat.ptr<float>(y);
+            float *num = numerator.ptr<float>(y), *den = denominator.ptr<float>(y);
+            if (log_domain) {
+                const float *l = logs.ptr<float>(y);
+                for (int x = 0; x < w; ++x) {
+                    const bool ok = v[x] > 0.f && v[x] - v[x] == 0.f && wr[x] > 0.f && wr[x] - wr[x] == 0.f;
+                    den[x] = ok ? wr[x] : 0.f;
+                    num[x] = ok ? wr[x] * l[x] : 0.f;
+                }
+            } else {
+                weigh(v, wr, num, den, w);
+            }
+        }
         dc_edge_solver &mutable_solver = const_cast<dc_edge_solver &>(*solver);
         std::unique_lock<std::mutex> lock(mutable_solver.busy, std::try_to_lock);
         cv::Mat own_at, own_bt, own_scratch;
@@ -223,6 +249,12 @@ extern "C" int dc_edge_solver_fill(const dc_edge_solver *solver, const dc_mat *v
         }
         // numerator and denominator are continuous (allocated above).
         normalize(numerator.ptr<float>(), denominator.ptr<float>(), static_cast<float>(min_weight), h * w);
+        if (log_domain) {
+            // exp of the filled logs (cv::exp is vectorized but does not keep
+            // NaN), then NaN again where the fill had no support.
+            cv::exp(numerator, numerator);
+            normalize_support(numerator.ptr<float>(), denominator.ptr<float>(), static_cast<float>(min_weight), h * w);
+        }
         if (int status = emit(std::move(numerator), out, err)) return status;
         if (weight_out) *weight_out = new dc_mat{std::move(denominator)};
         return DC_OK;

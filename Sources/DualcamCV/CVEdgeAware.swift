@@ -59,8 +59,10 @@ public enum CVEdgeAware {
         deinit { dc_edge_solver_free(handle) }
 
         /// `smootherFill` with this guide; `parameters.sigmaColor` must be this guide's.
-        public func fill(values: CVMat, weights: CVMat, parameters: SmootherParameters, minimumWeight: Double = 1e-6) throws
-            -> (values: CVMat, weight: CVMat) {
+        /// `logDomain`: fill log v instead (only v > 0 counts) and return exp of
+        /// the result, a weighted geometric mean (log and exp vectorized in OpenCV).
+        public func fill(values: CVMat, weights: CVMat, parameters: SmootherParameters, minimumWeight: Double = 1e-6,
+                         logDomain: Bool = false) throws -> (values: CVMat, weight: CVMat) {
             guard parameters.sigmaColor == sigmaColor else {
                 throw DualcamError.invalidValue(name: "smoother sigmaColor",
                                                 reason: "is \(parameters.sigmaColor) but the guide was prepared for \(sigmaColor)")
@@ -68,7 +70,7 @@ public enum CVEdgeAware {
             var out: OpaquePointer?, weight: OpaquePointer?
             try Shim.call("edge solver fill") {
                 dc_edge_solver_fill(handle, values.handle, weights.handle, parameters.lambda, parameters.lambdaAttenuation,
-                                    Int32(clamping: parameters.iterations), minimumWeight, &out, &weight, $0)
+                                    Int32(clamping: parameters.iterations), minimumWeight, logDomain ? 1 : 0, &out, &weight, $0)
             }
             let filled = try CVMat(adopting: out!)
             return (filled, try CVMat(adopting: weight!))

@@ -117,7 +117,8 @@ struct FusionCompletion {
     }
 
     /// The fill of the stereo (weight `stereoWeight` where finite) together
-    /// with the samples (weight `sampleWeight`).
+    /// with the samples (weight `sampleWeight`), in log inverse depth: per
+    /// pixel the weighted geometric mean of the two, then the log-domain fill.
     func fill(stereo: [Float], stereoWeight: [Float], sampleValue: [Float], sampleWeight: [Float],
               smoother: CVEdgeAware.SmootherParameters) throws -> [Float] {
         let n = stereo.count
@@ -129,16 +130,19 @@ struct FusionCompletion {
             let w = ws + wd
             guard w > 0 else { continue }
             weight[p] = w
-            value[p] = ((ws > 0 ? ws * log(max(sampleValue[p], 1e-6)) : 0) + (wd > 0 ? wd * log(max(stereo[p], 1e-6)) : 0)) / w
+            if ws > 0 && wd > 0 {
+                value[p] = exp((ws * log(max(sampleValue[p], 1e-6)) + wd * log(max(stereo[p], 1e-6))) / w)
+            } else {
+                value[p] = max(ws > 0 ? sampleValue[p] : stereo[p], 1e-6)
+            }
         }
-        return try smooth(value, weight, smoother).values.map { exp($0) }
+        return try smooth(value, weight, smoother, logDomain: true).values
     }
 
-    /// The fill of the samples alone.
+    /// The fill of the samples alone (log inverse depth).
     func fillSamples(sampleValue: [Float], sampleWeight: [Float],
                      smoother: CVEdgeAware.SmootherParameters) throws -> [Float] {
-        let logs = zip(sampleValue, sampleWeight).map { $1 > 0 ? log(max($0, 1e-6)) : 0 }
-        return try smooth(logs, sampleWeight, smoother).values.map { exp($0) }
+        try smooth(sampleValue.map { max($0, 1e-6) }, sampleWeight, smoother, logDomain: true).values
     }
 
     /// Pixels the edge-aware fills left empty (walled in by strong edges far
@@ -171,10 +175,11 @@ struct FusionCompletion {
         FloatMaps.floats(try CVEdgeAware.morphologicalFill(sparseDepth: try FloatMaps.mat(sampleDepth, size), maxDepth: maxDepth))
     }
 
-    private func smooth(_ values: [Float], _ weights: [Float], _ p: CVEdgeAware.SmootherParameters) throws
+    private func smooth(_ values: [Float], _ weights: [Float], _ p: CVEdgeAware.SmootherParameters, logDomain: Bool = false) throws
         -> (values: [Float], weight: [Float]) {
         let result = try prepared.guide(guide, sigmaColor: p.sigmaColor).fill(
-            values: try FloatMaps.mat(values, size), weights: try FloatMaps.mat(weights, size), parameters: p, minimumWeight: 1e-3)
+            values: try FloatMaps.mat(values, size), weights: try FloatMaps.mat(weights, size), parameters: p, minimumWeight: 1e-3,
+            logDomain: logDomain)
         return (FloatMaps.floats(result.values), FloatMaps.floats(result.weight))
     }
 }

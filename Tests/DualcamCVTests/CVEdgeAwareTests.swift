@@ -39,6 +39,30 @@ final class CVEdgeAwareTests: XCTestCase {
         }
     }
 
+    /// The log-domain fill is exp(fill(log v)) (a weighted geometric mean);
+    /// non-positive values do not count.
+    func testLogDomainFillIsTheGeometricMean() throws {
+        let rows = 20, cols = 30
+        let guide = try MatFixtures.randomUInt8(rows: rows, cols: cols, channels: 3, seed: 4)
+        let solver = try CVEdgeAware.SmootherGuide(guide: guide, sigmaColor: 30)
+        let positive = try MatFixtures.float32(rows: rows, cols: cols) { x, y in 0.2 + Float((x * 7 + y * 3) % 11) * 0.3 }
+        let weights = try MatFixtures.float32(rows: rows, cols: cols) { x, y in (x + y) % 3 == 0 ? 1 : 0 }
+        let logs = try MatFixtures.float32(rows: rows, cols: cols) { x, y in log(0.2 + Float((x * 7 + y * 3) % 11) * 0.3) }
+        let p = CVEdgeAware.SmootherParameters(lambda: 50, sigmaColor: 30, iterations: 2)
+        let direct = MatFixtures.floats(try solver.fill(values: positive, weights: weights, parameters: p, logDomain: true).values)
+        let viaLogs = MatFixtures.floats(try solver.fill(values: logs, weights: weights, parameters: p).values).map { exp($0) }
+        for (a, b) in zip(direct, viaLogs) { XCTAssertEqual(a, b, accuracy: 1e-5 * b) }
+        // No support: NaN, also in the log domain.
+        let none = try MatFixtures.float32(rows: rows, cols: cols) { _, _ in 0 }
+        XCTAssertTrue(MatFixtures.floats(try solver.fill(values: positive, weights: none, parameters: p, logDomain: true).values)
+            .allSatisfy(\.isNaN))
+        // A zero value with weight contributes nothing: same result as weight 0 there.
+        let withZero = try MatFixtures.float32(rows: rows, cols: cols) { x, y in x == 3 && y == 0 ? 0 : 0.2 + Float((x * 7 + y * 3) % 11) * 0.3 }
+        let zeroWeight = try MatFixtures.float32(rows: rows, cols: cols) { x, y in x == 3 && y == 0 ? 0 : ((x + y) % 3 == 0 ? 1 : 0) }
+        XCTAssertEqual(MatFixtures.floats(try solver.fill(values: withZero, weights: weights, parameters: p, logDomain: true).values),
+                       MatFixtures.floats(try solver.fill(values: positive, weights: zeroWeight, parameters: p, logDomain: true).values))
+    }
+
     func testSmootherGuideRefusesMismatches() throws {
         let guide = try MatFixtures.randomUInt8(rows: 8, cols: 9, channels: 3, seed: 1)
         let solver = try CVEdgeAware.SmootherGuide(guide: guide, sigmaColor: 8)

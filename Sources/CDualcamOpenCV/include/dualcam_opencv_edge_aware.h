@@ -35,13 +35,15 @@ int dc_fgs_fill(const dc_mat *guide, const dc_mat *values, const dc_mat *weights
  * dc_edge_solver_free); dc_edge_solver_fill then runs dc_fgs_fill's solve
  * with any lambda, attenuation and iteration count (values and weights of the
  * guide's size), solving FGS(w v) and FGS(w) in one elimination. Results
- * match dc_fgs_fill to float rounding. A solver may fill concurrently. */
+ * match dc_fgs_fill to float rounding. A solver may fill concurrently.
+ * With `log_domain` non-zero the fill runs on log v (only v > 0 counts) and
+ * returns exp of the result: a weighted geometric mean. */
 typedef struct dc_edge_solver dc_edge_solver;
 int dc_edge_solver_create(const dc_mat *guide, double sigma_color, dc_edge_solver **out, dc_error *err);
 void dc_edge_solver_free(dc_edge_solver *solver);
 int dc_edge_solver_fill(const dc_edge_solver *solver, const dc_mat *values, const dc_mat *weights, double lambda,
-                        double lambda_attenuation, int iterations, double min_weight, dc_mat **out,
-                        dc_mat **weight_out, dc_error *err);
+                        double lambda_attenuation, int iterations, double min_weight, int log_domain,
+                        dc_mat **out, dc_mat **weight_out, dc_error *err);
 
 /* Guided filter (cv::ximgproc::guidedFilter, He et al.) of `values` with
  * `guide`, window radius `radius` px and regularization `eps` (in squared
