@@ -1,4 +1,5 @@
 import DualcamGeometry
+import Foundation
 
 /// Local consistency of sparse samples (hand-written: a neighbour count over
 /// a bucket grid; no library offers this test).
@@ -42,7 +43,11 @@ public struct SampleVerifier: Equatable, Sendable {
         let slope = 1 / (focalPixels * minimumPlaneDistance)
         let r2 = radius * radius
         var verdicts = [SampleVerdict](repeating: .unverified, count: samples.count)
-        for (i, s) in samples.enumerated() {
+        // Samples are judged independently: two halves on two threads.
+        verdicts.withUnsafeMutableBufferPointer { verdicts in
+        Self.inHalves(samples.count) { range in
+        for i in range {
+            let s = samples[i]
             if excluded?[i] ?? false { verdicts[i] = .outlier; continue }
             let v = 1 / s.depthMetres
             let bx = min(columns - 1, max(0, Int(s.x) / cell)), by = min(rows - 1, max(0, Int(s.y) / cell))
@@ -65,16 +70,21 @@ public struct SampleVerifier: Equatable, Sendable {
                 verdicts[i] = .outlier
             }
         }
+        }
+        }
         // Plane check of the verified samples against the non-outliers around them.
         let planeCell = max(1, Int(planeRadius.rounded(.up)))
         let pc = size.width / planeCell + 1, pr = size.height / planeCell + 1
         let planeBuckets = SampleGrid(samples, cell: planeCell, columns: pc, rows: pr) { verdicts[$0] != .outlier }
         let pr2 = planeRadius * planeRadius
         var checked = verdicts
+        checked.withUnsafeMutableBufferPointer { checked in
+        Self.inHalves(samples.count) { range in
         var points: [(Double, Double, Double)] = []
         points.reserveCapacity(64)
         var scratch = PlaneScratch()
-        for (i, s) in samples.enumerated() where verdicts[i] == .verified {
+        for i in range where verdicts[i] == .verified {
+            let s = samples[i]
             let bx = min(pc - 1, max(0, Int(s.x) / planeCell)), by = min(pr - 1, max(0, Int(s.y) / planeCell))
             points.removeAll(keepingCapacity: true)
             for ny in max(0, by - 1)...min(pr - 1, by + 1) {
@@ -90,7 +100,16 @@ public struct SampleVerifier: Equatable, Sendable {
             guard let predicted = Self.planeValue(points, scratch: &scratch) else { checked[i] = .unverified; continue }
             if abs(predicted - v) > tolerance { checked[i] = .unverified }
         }
+        }
+        }
         return checked
+    }
+
+    /// `body` over the two halves of 0..<count, concurrently (each index in exactly one).
+    private static func inHalves(_ count: Int, _ body: (Range<Int>) -> Void) {
+        DispatchQueue.concurrentPerform(iterations: 2) { half in
+            body(half == 0 ? 0..<(count / 2) : (count / 2)..<count)
+        }
     }
 
     /// The value at (0, 0) of the least-squares plane a + b x + c y through
