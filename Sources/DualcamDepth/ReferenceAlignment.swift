@@ -7,7 +7,7 @@ import DualcamSupport
 ///
 /// The reference camera and its rectified counterpart share the optical centre,
 /// so the map has no parallax: output pixel q (intrinsics K_out = the reference
-/// K scaled to the output size, same distortion) goes to
+/// K scaled or resampled to the output size (`OutputGrid`), same distortion) goes to
 /// p = K_rect R undistort(K_out^-1 q) (cv::undistortPoints). Each output pixel
 /// takes the value of the nearest rectified pixel r = round(p) (values are
 /// never blended across depth edges). The depth along the reference axis
@@ -31,10 +31,10 @@ public struct ReferenceAlignment: Sendable {
     /// `otherValid`: the other camera's rectified data mask (uint8, non-zero =
     /// data); a pixel counts as covered when the other camera has data there.
     public init(rectification: StereoRectification, reference: FrameName, outputSize: PixelSize,
-                otherValid: CVMat) throws {
+                grid: OutputGrid = .scaled, otherValid: CVMat) throws {
         self.reference = reference
         let model = try rectification.model(of: reference)
-        let k = try model.intrinsics.scaled(to: outputSize)
+        let k = grid == .scaled ? try model.intrinsics.scaled(to: outputSize) : try model.intrinsics.resampled(to: outputSize)
         outputIntrinsics = k
         let rotation = try rectification.rotation(of: reference)
         let rect = rectification.intrinsics

@@ -92,6 +92,7 @@ public struct StereoDepthEstimator: @unchecked Sendable {
         wideTable = try RectificationTable(model: wide, rotation: rectification.wideRotation, rectified: rectification.intrinsics)
         teleTable = try RectificationTable(model: tele, rotation: rectification.teleRotation, rectified: rectification.intrinsics)
         alignment = try ReferenceAlignment(rectification: rectification, reference: reference, outputSize: outputSize,
+                                           grid: options.outputGrid,
                                            otherValid: reference == .wide ? teleTable.valid : wideTable.valid)
         refineMask = try alignment.sampledMask(rectifiedSize: rectification.size)
     }

@@ -9,6 +9,9 @@ public struct StereoDepthOptions: Sendable, Equatable {
     public var reference: FrameName?
     /// Output size (the reference's aspect ratio); nil = the reference buffer size.
     public var outputSize: PixelSize?
+    /// How the output grid relates to the reference camera's buffer
+    /// (`Intrinsics.scaled(to:)` or `resampled(to:)`; see README "Pixel grids").
+    public var outputGrid = OutputGrid.scaled
     /// Filtered (dense, edge-aware, holes filled) or unfiltered (measured values, NaN holes).
     public var filtered = true
     /// Depth range searched, metres (max may be infinity).
@@ -116,4 +119,13 @@ public struct StereoDepthOptions: Sendable, Equatable {
         p.minZNCC = minZNCC
         return p
     }
+}
+
+/// The pixel grid of a depth output at another size than the reference buffer.
+public enum OutputGrid: String, Sendable, Equatable {
+    /// K_out = diag(W/Wref, H/Href, 1) K (the reference-dimensions rule).
+    case scaled
+    /// The grid of the reference image resized by OpenCV (`Intrinsics.resampled(to:)`):
+    /// the map lines up with an area-resized reference image.
+    case resampled
 }

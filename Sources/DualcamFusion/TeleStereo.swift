@@ -5,7 +5,8 @@ import DualcamImaging
 
 /// Stereo for fusion computed on the fly from the wide/tele pair with
 /// `DualcamDepth` (rectification, SGBM, consistency checks, subpixel
-/// refinement), aligned to the wide camera at the fusion output size, in
+/// refinement), aligned to the wide camera on the fusion output grid (the
+/// wide image resized to the output size: `OutputGrid.resampled`), in
 /// unfiltered mode: measured values only (NaN elsewhere, including outside
 /// the tele overlap) with their confidence, so fusion does its own filling.
 public enum TeleStereo {
@@ -15,6 +16,8 @@ public enum TeleStereo {
         options.reference = .wide
         options.outputSize = outputSize
         options.filtered = false
+        // The fusion grid is the wide image area-resized to the output size.
+        options.outputGrid = .resampled
         let estimator = try StereoDepthEstimator(
             rig: rig, wideSize: PixelSize(width: wide.width, height: wide.height),
             teleSize: PixelSize(width: tele.width, height: tele.height), wideIntrinsics: wideIntrinsics, options: options)

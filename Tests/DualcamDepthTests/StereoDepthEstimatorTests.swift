@@ -138,6 +138,24 @@ final class StereoDepthEstimatorTests: XCTestCase {
         XCTAssertThrowsError(try StereoDepthEstimator(rig: pair.rig, wideSize: pair.wide.size, teleSize: pair.tele.size, options: options))
     }
 
+    /// `outputGrid` picks the output K: scaled (the default, the
+    /// reference-dimensions rule) or resampled (the grid of the reference
+    /// image resized by OpenCV, 0.5 (1 - s) px apart); the focal lengths agree.
+    func testOutputGrid() throws {
+        let pair = try DepthFixtures.pair("room", size: Self.size)
+        let out = PixelSize(width: 320, height: 240)
+        var options = StereoDepthOptions()
+        options.reference = .wide
+        options.outputSize = out
+        let scaled = try StereoDepthEstimator(rig: pair.rig, wideSize: pair.wide.size, teleSize: pair.tele.size, options: options)
+        options.outputGrid = .resampled
+        let resampled = try StereoDepthEstimator(rig: pair.rig, wideSize: pair.wide.size, teleSize: pair.tele.size, options: options)
+        let k = try pair.rig.camera(.wide).model.intrinsics.scaled(to: pair.wide.size)
+        XCTAssertEqual(scaled.alignment.outputIntrinsics, try k.scaled(to: out))
+        XCTAssertEqual(resampled.alignment.outputIntrinsics, try k.resampled(to: out))
+        XCTAssertEqual(scaled.alignment.outputIntrinsics.cx - resampled.alignment.outputIntrinsics.cx, 0.25, accuracy: 1e-9)
+    }
+
     /// The residual-gated blend (`fillResidualPixels`) lowers the filtered
     /// error away from depth edges: measured noise around a smooth surface
     /// takes the smoothed value.
