@@ -108,25 +108,22 @@ final class DepthAcceptanceTests: XCTestCase {
         XCTAssertLessThan(run.filtered.rectified.disparity!.medianAbsolutePixels, wls.rectified.disparity!.medianAbsolutePixels)
     }
 
-    /// An ordinary same-lens pair (two identical cameras) gives the same quality; default reference: the left (wide) camera.
-    /// Disparity figures as on the wide/tele rig; the filtered edge band's median error is
-    /// 0.053 vs 0.024 px in the interior (2.2x, held at 2.4x; the 2x NOT met here: the
-    /// near sphere's curved rim, whose planes extrapolate badly, and the far sphere's 0.44 px
-    /// step on the back wall, a third smaller than on the wide/tele rig and often not seen as
-    /// a jump, are what is left); filtered mean abs rel 2.26 %. The unfiltered mean abs rel depth error is
-    /// 1.80 % here (1.25 % on the wide/tele rig; the 1.5 % is for room on that rig;
-    /// the same-lens pair's smaller disparities turn the same pixel error into more depth
-    /// error), bounded just above that level at 1.9 %: measured pixels that took the wall's disparity on the box's
-    /// slanted top face are one contributor seen. (Earlier figures quoted 1.42 %: the
-    /// evaluation then took the filtered depth at the measured pixels; see `DepthEvaluation`.)
+    /// An ordinary same-lens pair (two identical cameras) gives the same quality; default
+    /// reference: the left (wide) camera; 1920x1440 inputs like the wide/tele rig (the
+    /// issue's input size). Measured: unfiltered 99.5 % valid, median 0.023 px, 0.22 % off by
+    /// more than 1 px, mean abs rel 0.85 %; filtered mean abs rel 1.25 %, edge band 0.0238 vs
+    /// interior 0.0120 output px (1.98x: the 2x, met with little margin). At 960x720
+    /// inputs (an earlier version of this test) the band was 2.2x: the matcher then sees each
+    /// output pixel at only 1.25 rectified samples instead of 2, so the far sphere's step on
+    /// the back wall (0.44 rectified px there) was mostly not seen as a jump.
     func testSameLensPairGivesTheSameQuality() throws {
-        let run = try Self.run("room", rig: "same-lens", size: PixelSize(width: 960, height: 720))
+        let run = try Self.run("room", rig: "same-lens", size: PixelSize(width: 1920, height: 1440))
         XCTAssertEqual(run.result.reference, .wide)
-        assertUnfiltered(run, depthMeanAbsRel: 0.019)
+        assertUnfiltered(run, depthMeanAbsRel: 0.015)
         XCTAssertEqual(run.filtered.depth.all.coverage, 1, accuracy: 0.02)
         XCTAssertLessThanOrEqual(run.filtered.depth.all.meanAbsoluteRelativeError, 0.025)
         let band = run.filtered.depth.band.disparity!.medianAbsolutePixels
         let interior = run.filtered.depth.interior.disparity!.medianAbsolutePixels
-        XCTAssertLessThanOrEqual(band, 2.4 * interior, "edge band \(band) px vs interior \(interior) px")
+        XCTAssertLessThanOrEqual(band, 2 * interior, "edge band \(band) px vs interior \(interior) px")
     }
 }
