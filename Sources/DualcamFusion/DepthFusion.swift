@@ -40,6 +40,10 @@ import Foundation
 /// colorization / WLS energy) done as separable 1-D passes in O(N), a few ms
 /// at 320x240, where a sparse solve would take seconds; the guided filter
 /// blurs across edges at the window size and cannot propagate beyond it.
+/// The solves run in `CVEdgeAware.SmootherGuide`, ximgproc's FGS arithmetic
+/// with a guide's affinities computed once and shared by the fills on that
+/// guide (OpenCV's filter object binds them to one lambda); it is tested
+/// against `CVEdgeAware.smootherFill` (ximgproc itself).
 /// IP-Basic morphology (`FusionCompletion.morphological`) is faster still but
 /// ignores the image; it is offered for samples-only use and serves as the
 /// last resort where the edge-aware fill leaves pixels empty.
