@@ -8,8 +8,9 @@
 // each needing FGS(w v) and FGS(w) with the same coefficients; here the
 // affinities are made once per guide (from a table, not an exp per pixel
 // pair), one elimination serves both channels, and the horizontal solve runs
-// on transposed data so that both directions vectorize. The arithmetic is OpenCV's (Min et al. 2014, separable 1-D
-// solves of (I + lambda L) u = f, lambda times `attenuation` per iteration),
+// on transposed data so that both directions vectorize. The arithmetic is
+// OpenCV's (Min et al. 2014, separable 1-D solves of (I + lambda L) u = f,
+// lambda times `attenuation` per iteration),
 // so results match cv::ximgproc::fastGlobalSmootherFilter to float rounding
 // (tested against it).
 #include "dualcam_opencv_edge_aware.h"
@@ -75,14 +76,18 @@ void solve_columns(const float *__restrict c, int rows, int cols, float lambda, 
     }
 }
 
-/// num = w v and den = w where v and w are finite and w > 0, else 0
-/// (branch-free so that it vectorizes: x - x is 0 only for finite x).
+/// num = w f and den = w where v and w are finite and w > 0, else 0, with
+/// f = v, or f = logs (log v; then v must also be positive) when `logs` is
+/// given (branch-free so that it vectorizes: x - x is 0 only for finite x).
 __attribute__((target_clones("arch=x86-64-v3", "default")))
-void weigh(const float *__restrict v, const float *__restrict w, float *__restrict num, float *__restrict den, int n) {
+void weigh(const float *__restrict v, const float *__restrict logs, const float *__restrict w, float *__restrict num,
+           float *__restrict den, int n) {
+    const float *f = logs ? logs : v;
+    const float floor = logs ? 0.f : -std::numeric_limits<float>::infinity();
     for (int i = 0; i < n; ++i) {
-        const bool ok = (v[i] - v[i] == 0.f) & (w[i] - w[i] == 0.f) & (w[i] > 0.f);
+        const bool ok = (v[i] - v[i] == 0.f) & (v[i] > floor) & (w[i] - w[i] == 0.f) & (w[i] > 0.f);
         den[i] = ok ? w[i] : 0.f;
-        num[i] = ok ? w[i] * v[i] : 0.f;
+        num[i] = ok ? w[i] * f[i] : 0.f;
     }
 }
 
@@ -153,9 +158,7 @@ extern "C" int dc_edge_solver_create(const dc_mat *guide, double sigma_color, dc
         solver->cols = w;
         solver->right.assign(static_cast<size_t>(h) * w, 0.f);
         solver->below.assign(static_cast<size_t>(h) * w, 0.f);
-        // Distinct squared distances are few along one image (texture repeats
-        // them), but a 195076-entry table costs more than the ~2 wh exps it
-        // would save at these sizes, so the affinities are computed directly.
+        // One table per sigma (AffinityTable) instead of an exp per pixel pair.
         const AffinityTable affinity(sigma_color);
         cv::parallel_for_(cv::Range(0, h), [&](const cv::Range &range) {
             for (int y = range.start; y < range.end; ++y) {
@@ -214,20 +217,9 @@ extern "C" int dc_edge_solver_fill(const dc_edge_solver *solver, const dc_mat *v
             cv::max(values->mat, 1e-30f, logs);
             cv::log(logs, logs);
         }
-        for (int y = 0; y < h; ++y) {
-            const float *v = values->mat.ptr<float>(y), *wr = weights->mat.ptr<float>(y);
-            float *num = numerator.ptr<float>(y), *den = denominator.ptr<float>(y);
-            if (log_domain) {
-                const float *l = logs.ptr<float>(y);
-                for (int x = 0; x < w; ++x) {
-                    const bool ok = v[x] > 0.f && v[x] - v[x] == 0.f && wr[x] > 0.f && wr[x] - wr[x] == 0.f;
-                    den[x] = ok ? wr[x] : 0.f;
-                    num[x] = ok ? wr[x] * l[x] : 0.f;
-                }
-            } else {
-                weigh(v, wr, num, den, w);
-            }
-        }
+        for (int y = 0; y < h; ++y)
+            weigh(values->mat.ptr<float>(y), log_domain ? logs.ptr<float>(y) : nullptr, weights->mat.ptr<float>(y),
+                  numerator.ptr<float>(y), denominator.ptr<float>(y), w);
         dc_edge_solver &mutable_solver = const_cast<dc_edge_solver &>(*solver);
         std::unique_lock<std::mutex> lock(mutable_solver.busy, std::try_to_lock);
         cv::Mat own_at, own_bt, own_scratch;
