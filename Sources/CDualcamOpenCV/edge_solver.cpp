@@ -141,6 +141,26 @@ struct AffinityTable {
     }
 };
 
+/// The table for one sigma, built once per process: building it costs
+/// about 8000 exps (~0.1 ms), and fusion makes three solvers per frame with
+/// the same few sigmas. Kept for the process's lifetime (a handful of sigmas).
+std::shared_ptr<const AffinityTable> affinity_table(double sigma) {
+    static std::mutex lock;
+    static std::vector<std::pair<double, std::shared_ptr<const AffinityTable>>> tables;
+    {
+        std::lock_guard<std::mutex> guard(lock);
+        for (const auto &entry : tables)
+            if (entry.first == sigma) return entry.second;
+    }
+    auto made = std::make_shared<const AffinityTable>(sigma);
+    std::lock_guard<std::mutex> guard(lock);
+    for (const auto &entry : tables)
+        if (entry.first == sigma) return entry.second;
+    // Bounded: beyond 16 sigmas (not a fusion pattern) tables are not kept.
+    if (tables.size() < 16) tables.emplace_back(sigma, made);
+    return made;
+}
+
 }  // namespace
 
 extern "C" int dc_edge_solver_create(const dc_mat *guide, double sigma_color, dc_edge_solver **out, dc_error *err) {
@@ -159,7 +179,8 @@ extern "C" int dc_edge_solver_create(const dc_mat *guide, double sigma_color, dc
         solver->right.assign(static_cast<size_t>(h) * w, 0.f);
         solver->below.assign(static_cast<size_t>(h) * w, 0.f);
         // One table per sigma (AffinityTable) instead of an exp per pixel pair.
-        const AffinityTable affinity(sigma_color);
+        const std::shared_ptr<const AffinityTable> table = affinity_table(sigma_color);
+        const AffinityTable &affinity = *table;
         cv::parallel_for_(cv::Range(0, h), [&](const cv::Range &range) {
             for (int y = range.start; y < range.end; ++y) {
                 const uint8_t *row = g.ptr<uint8_t>(y), *next = y + 1 < h ? g.ptr<uint8_t>(y + 1) : nullptr;

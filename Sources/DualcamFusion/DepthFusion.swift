@@ -149,6 +149,16 @@ public enum DepthFusion {
             return y * size.width + x
         }
 
+        // The fills' guides depend only on the image: they are prepared on
+        // another thread while the fit and the verification run.
+        let completion = try FusionCompletion(size: size, guideRGB: input.guideRGB)
+        let morphology = input.stereo == nil && options.samplesOnlyCompletion == .morphology
+        let firstFill = input.stereo == nil ? options.samplesOnlySmoother : options.samplesReferenceSmoother
+        let guides = BackgroundStage {
+            try completion.prepare(morphology ? [] : [firstFill], halfResolution: input.stereo == nil ? [] : [options.residualSmoother])
+        }
+        defer { try? guides.wait() }
+
         // 1. Verification and alignment.
         var clock = Stopwatch()
         var fit: ScaleShiftFit?
@@ -171,6 +181,7 @@ public enum DepthFusion {
         let verdicts = verifier.verify(samples, size: size).enumerated().map { i, v in
             gross[i] ? (v == .verified ? SampleVerdict.unverified : .outlier) : v
         }
+        try guides.wait()
         timings.verifyMilliseconds = clock.lap()
 
         // Rasterize the used samples: confidence-weighted mean inverse depth
@@ -179,88 +190,75 @@ public enum DepthFusion {
         let all = Raster(samples: samples, pixels: pixel, count: n) { verdicts[$0] != .outlier }
         let fitted = Raster(samples: samples, pixels: pixel, count: n) { verdicts[$0] != .outlier && !gross[$0] }
 
-        let distance = try FusionConfidence.distanceToSamples(size: size, pixels: pixel) { verdicts[$0] != .outlier }
-
-        // 2-3. Completion in inverse depth.
-        let completion = try FusionCompletion(size: size, guideRGB: input.guideRGB)
-        var aligned: [Float]?
-        var inverse: [Float]
-        if input.stereo == nil && options.samplesOnlyCompletion == .morphology {
-            let sparse = (0..<n).map { all.weight[$0] > 0 ? 1 / all.value[$0] : Float.nan }
-            let maxDepth = Double(sparse.lazy.filter(\.isFinite).max() ?? 10)
-            inverse = try FusionCompletion.morphological(sampleDepth: sparse, size: size, maxDepth: maxDepth)
-                .map { $0.isFinite && $0 > 0 ? 1 / $0 : .nan }
-        } else {
-            inverse = try completion.fillSamples(sampleValue: all.value, sampleWeight: all.weight,
-                                                 smoother: input.stereo == nil ? options.samplesOnlySmoother : options.samplesReferenceSmoother)
-        }
+        // 2-3. Completion in inverse depth. The distance to the samples, the
+        // samples-only fill and the locally aligned stereo are independent:
+        // they run at once.
+        var distance: [Float] = []
+        var inverse: [Float] = []
+        var d: [Float] = [], corrected: [Float] = []
+        var stages: [() throws -> Void] = [
+            { distance = try FusionConfidence.distanceToSamples(size: size, pixels: pixel) { verdicts[$0] != .outlier } },
+            {
+                if morphology {
+                    let sparse = (0..<n).map { all.weight[$0] > 0 ? 1 / all.value[$0] : Float.nan }
+                    let maxDepth = Double(sparse.lazy.filter(\.isFinite).max() ?? 10)
+                    inverse = try FusionCompletion.morphological(sampleDepth: sparse, size: size, maxDepth: maxDepth)
+                        .map { $0.isFinite && $0 > 0 ? 1 / $0 : .nan }
+                } else {
+                    inverse = try completion.fillSamples(sampleValue: all.value, sampleWeight: all.weight, smoother: firstFill)
+                }
+            },
+        ]
         if let stereo = input.stereo, let fit {
-            let d = stereo.map { v -> Float in
-                let a = Float(fit.apply(Double(v)))
-                return v.isFinite && a > 0 ? a : .nan
+            stages.append {
+                d = stereo.map { v -> Float in
+                    let a = Float(fit.apply(Double(v)))
+                    return v.isFinite && a > 0 ? a : .nan
+                }
+                corrected = try completion.locallyAligned(stereo: d, sampleValue: fitted.value, sampleWeight: fitted.weight,
+                                                          smoother: options.residualSmoother)
             }
-            let corrected = try completion.locallyAligned(stereo: d, sampleValue: fitted.value, sampleWeight: fitted.weight,
-                                                         smoother: options.residualSmoother)
+        }
+        try Concurrently.run(stages)
+        var aligned: [Float]?
+        if input.stereo != nil {
             aligned = corrected
-            // Stereo weight: its confidence, times its agreement with the
-            // samples-only fill (edge fattening and mismatches disagree), with
-            // a tolerance growing with the distance to the nearest sample, as
-            // the samples-only fill itself gets less certain there.
-            let tolerance = Float(options.stereoTolerance)
-            // Inverse-variance weighting: a sample's inverse depth has sigma
-            // sampleNoise * v^2 (noise in metres), the stereo's a constant
-            // sigma_d (its robust residual against the samples), so the stereo's
-            // weight relative to a sample is (sampleNoise v^2 / sigma_d)^2,
-            // small far away and large near by.
-            let residuals = samples.indices.compactMap { i -> Double? in
-                let d = d[pixel[i]]
-                guard d.isFinite, verdicts[i] != .outlier, !gross[i] else { return nil }
-                return abs(Double(d) - 1 / samples[i].depthMetres)
-            }
-            let sigmaD = Float(max(1e-4, 1.4826 * ScaleShiftFitter.median(residuals)))
-            let noise = Float(options.sampleNoiseMetres)
-            // Agreement of the stereo with the samples-only fill: its
-            // confidence times exp(-e^2), e the relative difference over a
-            // tolerance growing with the distance to the nearest sample.
-            let agreement = (0..<n).map { p -> Float in
-                guard corrected[p].isFinite, inverse[p].isFinite else { return 0 }
-                let e = (corrected[p] - inverse[p]) / (tolerance * (1 + distance[p] / 2) * inverse[p])
-                return (input.stereoConfidence?[p] ?? 1) * exp(-e * e)
-            }
-            let guided = options.depthGuideGain > 0 ? try completion.withDepthGuide(
-                (0..<n).map { corrected[$0].isFinite ? corrected[$0] : inverse[$0] }, depthGain: Float(options.depthGuideGain)) : completion
-            // The stereo on its surfaces, smoothed and re-anchored to the samples.
-            let smoothed = try guided.smoothedStereo(corrected, weight: agreement, sampleValue: fitted.value,
-                                                     sampleWeight: fitted.weight, smoother: options.stereoSmoother,
-                                                     residualSmoother: options.stereoResidualSmoother)
-            let floorWeight = Float(options.smoothedStereoWeight), reach = Float(options.smoothedStereoSampleDistance)
-            let weights = (0..<n).map { p -> Float in
-                guard smoothed[p].isFinite else { return 0 }
-                let v = smoothed[p]
-                let ratio = noise * v * v / sigmaD
-                let inverseVariance = Float(options.stereoWeight) * min(1, max(1e-3, ratio * ratio)) * agreement[p]
-                return max(inverseVariance, floorWeight * max(agreement[p], min(1, distance[p] / reach)))
-            }
-            inverse = try guided.fill(stereo: smoothed, stereoWeight: weights, sampleValue: all.value,
-                                      sampleWeight: all.weight, smoother: options.fillSmoother)
+            inverse = try fillWithStereo(d: d, corrected: corrected, inverse: inverse, distance: distance, all: all, fitted: fitted,
+                                         samples: samples, pixel: pixel, verdicts: verdicts, gross: gross,
+                                         stereoConfidence: input.stereoConfidence, completion: completion, options: options)
         }
         // Nothing may leave the range the used samples span (with a margin):
         // a near-empty normalizer amplifies rounding into absurd values.
         let used = samples.indices.filter { verdicts[$0] != .outlier }.map { Float(1 / samples[$0].depthMetres) }
         let lowest = 0.5 * (used.min() ?? 0), highest = 2 * (used.max() ?? .infinity)
-        inverse = inverse.map { $0.isFinite && $0 >= lowest && $0 <= highest ? $0 : ($0.isFinite ? min(max($0, lowest), highest) : .nan) }
+        inverse.withUnsafeMutableBufferPointer { v in
+            for p in 0..<n {
+                v[p] = v[p].isFinite && v[p] >= lowest && v[p] <= highest ? v[p] : (v[p].isFinite ? min(max(v[p], lowest), highest) : .nan)
+            }
+        }
         inverse = try completion.fillRemainingHoles(inverse)
         var depth = inverse.map { $0.isFinite && $0 > 0 ? 1 / $0 : Float.nan }
         timings.completeMilliseconds = clock.lap()
 
-        // Confidence and the unfiltered selection.
-        let confidence = try FusionConfidence.levels(
-            size: size, inverse: inverse, aligned: aligned, distance: distance, samples: samples, pixels: pixel, verdicts: verdicts,
-            options: options)
-        // Edge relabelling of the filtered output; high-confidence pixels (the
-        // unfiltered output, backed by consistent samples) keep their value.
-        if options.edgeRelabel.radius > 0 && !(input.stereo == nil && options.samplesOnlyCompletion == .morphology) {
-            let relabelled = try completion.relabelEdges(depth, options.edgeRelabel)
+        // Confidence and the unfiltered selection; the edge relabelling of
+        // the filtered output runs at the same time (high-confidence pixels,
+        // the unfiltered output backed by consistent samples, keep their value).
+        var confidence: [FusionConfidenceLevel] = []
+        var relabelled: [Float]?
+        let finalDepth = depth
+        try Concurrently.run([
+            {
+                confidence = try FusionConfidence.levels(
+                    size: size, inverse: inverse, aligned: aligned, distance: distance, samples: samples, pixels: pixel,
+                    verdicts: verdicts, options: options)
+            },
+            {
+                if options.edgeRelabel.radius > 0 && !morphology {
+                    relabelled = try completion.relabelEdges(finalDepth, options.edgeRelabel)
+                }
+            },
+        ])
+        if let relabelled {
             for p in 0..<n where confidence[p] != .high { depth[p] = relabelled[p] }
         }
         let unfiltered = zip(depth, confidence).map { $1 == .high ? $0 : Float.nan }

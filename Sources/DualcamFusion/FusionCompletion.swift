@@ -23,23 +23,42 @@ struct FusionCompletion {
         guide = try FloatMaps.mat(bytes: guideRGB, channels: 3, size)
     }
 
+    /// Makes the guides that fills with these smoothers will need (see
+    /// `PreparedGuides`): they depend only on the image, so `DepthFusion`
+    /// prepares them while the fit and the sample verification run.
+    func prepare(_ smoothers: [CVEdgeAware.SmootherParameters], halfResolution: [CVEdgeAware.SmootherParameters]) throws {
+        for p in smoothers { _ = try prepared.guide(guide, sigmaColor: p.sigmaColor) }
+        for p in halfResolution { _ = try prepared.halfResolutionGuide(guide, sigmaColor: p.sigmaColor) }
+    }
+
     /// The same completion guided by luma and a depth estimate: channels
     /// (Y, c, c) with c = 255 (log v - log v_min) / (log v_max - log v_min)
     /// of `inverse` (NaN = luma only there), so depth edges stop the fill even
     /// where colour does not change and texture inside a surface matters less.
     func withDepthGuide(_ inverse: [Float], depthGain: Float) throws -> FusionCompletion {
-        let finite = inverse.filter { $0.isFinite && $0 > 0 }
-        guard let lo = finite.min(), let hi = finite.max(), hi > lo else { return self }
+        var lo = Float.infinity, hi = -Float.infinity
+        for v in inverse where v.isFinite && v > 0 {
+            lo = min(lo, v)
+            hi = max(hi, v)
+        }
+        guard lo.isFinite, hi > lo else { return self }
         let a = log(lo), scale = 255 / (log(hi) - a) * depthGain
         var bytes = [UInt8](repeating: 0, count: inverse.count * 3)
-        for p in inverse.indices {
-            let r = Float(guideRGB[3 * p]), g = Float(guideRGB[3 * p + 1]), b = Float(guideRGB[3 * p + 2])
-            let luma = UInt8(min(255, max(0, 0.299 * r + 0.587 * g + 0.114 * b)))
-            let v = inverse[p]
-            let c = v.isFinite && v > 0 ? UInt8(min(255, max(0, (log(v) - a) * scale))) : 0
-            bytes[3 * p] = luma
-            bytes[3 * p + 1] = c
-            bytes[3 * p + 2] = c
+        // One log per pixel: on two threads.
+        bytes.withUnsafeMutableBufferPointer { bytes in
+            guideRGB.withUnsafeBufferPointer { rgb in
+                Concurrently.inHalves(inverse.count) { range in
+                    for p in range {
+                        let r = Float(rgb[3 * p]), g = Float(rgb[3 * p + 1]), b = Float(rgb[3 * p + 2])
+                        let luma = UInt8(min(255, max(0, 0.299 * r + 0.587 * g + 0.114 * b)))
+                        let v = inverse[p]
+                        let c = v.isFinite && v > 0 ? UInt8(min(255, max(0, (log(v) - a) * scale))) : 0
+                        bytes[3 * p] = luma
+                        bytes[3 * p + 1] = c
+                        bytes[3 * p + 2] = c
+                    }
+                }
+            }
         }
         return FusionCompletion(size: size, guide: try FloatMaps.mat(bytes: bytes, channels: 3, size), guideRGB: guideRGB)
     }
@@ -106,10 +125,9 @@ struct FusionCompletion {
         }
         for q in pooledValue.indices where pooledWeight[q] > 0 { pooledValue[q] /= pooledWeight[q] }
         let half = PixelSize(width: hw, height: hh)
-        let smallGuide = try CVImgproc.resize(guide, width: hw, height: hh, interpolation: .area)
         var q = p
         q.lambda = p.lambda / 4
-        let result = try CVEdgeAware.SmootherGuide(guide: smallGuide, sigmaColor: q.sigmaColor).fill(
+        let result = try prepared.halfResolutionGuide(guide, sigmaColor: q.sigmaColor).fill(
             values: try FloatMaps.mat(pooledValue, half), weights: try FloatMaps.mat(pooledWeight, half), parameters: q,
             minimumWeight: 1e-3)
         let filled = FloatMaps.floats(result.values).map { $0.isFinite ? $0 : 0 }
@@ -184,15 +202,40 @@ struct FusionCompletion {
     }
 }
 
-/// `CVEdgeAware.SmootherGuide`s of one guide image, made on first use per colour sigma.
-private final class PreparedGuides {
-    private var bySigma: [Double: CVEdgeAware.SmootherGuide] = [:]
+/// `CVEdgeAware.SmootherGuide`s of one guide image (and of its 2x2
+/// area-reduced copy), made on first use per colour sigma or ahead of time by
+/// `prepare`. Locked: `DepthFusion` prepares guides on one thread while
+/// other stages run, then fills on two guides at once.
+private final class PreparedGuides: @unchecked Sendable {
+    private struct Key: Hashable {
+        var sigmaColor: Double
+        var halfResolution: Bool
+    }
+    private var guides: [Key: CVEdgeAware.SmootherGuide] = [:]
+    private let lock = NSLock()
 
     func guide(_ image: CVMat, sigmaColor: Double) throws -> CVEdgeAware.SmootherGuide {
-        if let hit = bySigma[sigmaColor] { return hit }
-        let made = try CVEdgeAware.SmootherGuide(guide: image, sigmaColor: sigmaColor)
-        bySigma[sigmaColor] = made
-        return made
+        try guide(Key(sigmaColor: sigmaColor, halfResolution: false)) { image }
+    }
+
+    /// The guide of `image` area-resized to ((w + 1) / 2, (h + 1) / 2).
+    func halfResolutionGuide(_ image: CVMat, sigmaColor: Double) throws -> CVEdgeAware.SmootherGuide {
+        try guide(Key(sigmaColor: sigmaColor, halfResolution: true)) {
+            try CVImgproc.resize(image, width: (image.cols + 1) / 2, height: (image.rows + 1) / 2, interpolation: .area)
+        }
+    }
+
+    private func guide(_ key: Key, _ image: () throws -> CVMat) throws -> CVEdgeAware.SmootherGuide {
+        if let hit = lock.withLock({ guides[key] }) { return hit }
+        // Made outside the lock (a fill on a prepared guide need not wait);
+        // two threads asking for the same new guide would both make it, the
+        // same one, and the first stored is kept.
+        let made = try CVEdgeAware.SmootherGuide(guide: try image(), sigmaColor: key.sigmaColor)
+        return lock.withLock {
+            if let hit = guides[key] { return hit }
+            guides[key] = made
+            return made
+        }
     }
 }
 

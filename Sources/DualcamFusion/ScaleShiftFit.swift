@@ -71,17 +71,28 @@ public enum ScaleShiftFitter {
         var x = try solve(a, b, base)
         var sigma = 0.0
         var iterations = 0
+        // Buffers reused by every iteration.
+        let m = usable.count
+        var residuals = [Double](repeating: 0, count: m), magnitudes = residuals, weights = residuals
         for iteration in 1...options.maximumIterations {
             iterations = iteration
             // Relative residuals (r_i / v_i = relative depth error): LiDAR noise
             // is roughly constant in metres, so absolute inverse-depth residuals
             // of near samples would look like outliers.
-            let residuals = usable.indices.map { (x[0] * usable[$0].relative + x[1] - b[$0]) / b[$0] }
-            sigma = max(options.minimumSigma, 1.4826 * median(residuals.map(abs)))
+            let s = x[0], t = x[1]
+            residuals.withUnsafeMutableBufferPointer { r in
+                magnitudes.withUnsafeMutableBufferPointer { q in
+                    for i in 0..<m {
+                        r[i] = (s * a[i] + t - b[i]) / b[i]
+                        q[i] = abs(r[i])
+                    }
+                    sigma = max(options.minimumSigma, 1.4826 * medianInPlace(q))
+                }
+            }
             let c = options.tukeyConstant * sigma
-            let weights = usable.indices.map { i -> Double in
+            for i in 0..<m {
                 let u = residuals[i] / c
-                return abs(u) < 1 ? base[i] * (1 - u * u) * (1 - u * u) : 0
+                weights[i] = abs(u) < 1 ? base[i] * (1 - u * u) * (1 - u * u) : 0
             }
             guard let next = try? solve(a, b, weights) else { break }
             let change = abs(next[0] - x[0]) + abs(next[1] - x[1])
@@ -140,10 +151,15 @@ public enum ScaleShiftFitter {
     /// The median by quickselect (expected O(N); the IRLS loop needs one per
     /// iteration and a full sort dominated the fit).
     static func median(_ values: [Double]) -> Double {
-        guard !values.isEmpty else { return 0 }
         var a = values
+        return a.withUnsafeMutableBufferPointer { medianInPlace($0) }
+    }
+
+    /// `median`, rearranging `a` (the IRLS loop reuses one buffer).
+    static func medianInPlace(_ a: UnsafeMutableBufferPointer<Double>) -> Double {
+        guard !a.isEmpty else { return 0 }
         let n = a.count
-        let upper = select(&a, n / 2)
+        let upper = a.contains(where: \.isNaN) ? hoareSelect(a, n / 2) : select(a, n / 2)
         guard n % 2 == 0 else { return upper }
         // After selecting index n/2, the lower half holds the elements <= it; its maximum is the other middle.
         var lower = -Double.infinity
@@ -151,8 +167,44 @@ public enum ScaleShiftFitter {
         return 0.5 * (lower + upper)
     }
 
-    /// Rearranges `a` so that a[k] is the k-th smallest, smaller ones before it (Hoare quickselect).
-    private static func select(_ a: inout [Double], _ k: Int) -> Double {
+    /// Rearranges `a` (no NaN) so that a[k] is the k-th smallest, smaller or
+    /// equal ones before it: quickselect with branch-free three-way
+    /// partitions around a median-of-three pivot. The partition's comparisons
+    /// are data-dependent coin flips on residuals, and as branches their
+    /// mispredictions made the IRLS fit's medians most of its time.
+    private static func select(_ a: UnsafeMutableBufferPointer<Double>, _ k: Int) -> Double {
+        var lo = 0, hi = a.count
+        while hi - lo > 1 {
+            let x = a[lo], y = a[(lo + hi) / 2], z = a[hi - 1]
+            let pivot = max(min(x, y), min(max(x, y), z))
+            // [lo, less) < pivot, then [less, equal) == pivot, then [equal, hi) > pivot.
+            let less = partition(a, lo, hi) { $0 < pivot }
+            if k < less { hi = less; continue }
+            let equal = partition(a, less, hi) { $0 <= pivot }
+            if k < equal { return pivot }
+            lo = equal
+        }
+        return a[k]
+    }
+
+    /// Moves the elements of a[lo..<hi] satisfying `isLeft` to the front
+    /// (without branching on it) and returns the end of that front part.
+    @inline(__always)
+    private static func partition(_ a: UnsafeMutableBufferPointer<Double>, _ lo: Int, _ hi: Int,
+                                  _ isLeft: (Double) -> Bool) -> Int {
+        var front = lo
+        for i in lo..<hi {
+            let v = a[i]
+            a[i] = a[front]
+            a[front] = v
+            front += isLeft(v) ? 1 : 0
+        }
+        return front
+    }
+
+    /// Hoare quickselect (the previous `select`), for inputs with NaN, where
+    /// its order is the reference.
+    private static func hoareSelect(_ a: UnsafeMutableBufferPointer<Double>, _ k: Int) -> Double {
         var lo = 0, hi = a.count - 1
         while lo < hi {
             let pivot = a[(lo + hi) / 2]
