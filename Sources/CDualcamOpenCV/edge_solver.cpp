@@ -139,6 +139,16 @@ struct AffinityTable {
         const float f = t - i;
         return table[i] + f * (table[i + 1] - table[i]);
     }
+    /// operator()(d2) for every 3-channel 8-bit d2 (0 ... 3 * 255^2, 762 KiB),
+    /// filled on creation: textured guides put many neighbour pairs beyond
+    /// kNear, where the square root and interpolation per pair took most of
+    /// a solver's creation. Same values, read from memory.
+    std::vector<float> all;
+    static constexpr int kAll = 3 * 255 * 255 + 1;
+    void fill_all() {
+        all.resize(kAll);
+        for (int d2 = 0; d2 < kAll; ++d2) all[d2] = (*this)(d2);
+    }
 };
 
 /// The table for one sigma, built once per process: building it costs
@@ -152,13 +162,44 @@ std::shared_ptr<const AffinityTable> affinity_table(double sigma) {
         for (const auto &entry : tables)
             if (entry.first == sigma) return entry.second;
     }
-    auto made = std::make_shared<const AffinityTable>(sigma);
+    auto table = std::make_shared<AffinityTable>(sigma);
+    table->fill_all();
+    std::shared_ptr<const AffinityTable> made = table;
     std::lock_guard<std::mutex> guard(lock);
     for (const auto &entry : tables)
         if (entry.first == sigma) return entry.second;
     // Bounded: beyond 16 sigmas (not a fusion pattern) tables are not kept.
     if (tables.size() < 16) tables.emplace_back(sigma, made);
     return made;
+}
+
+/// The affinities to the right and below of every pixel of an 8-bit guide
+/// with CH channels (0 past the last column / row), rows on OpenCV's
+/// threads; the channel count is a template parameter so that the
+/// per-pixel distance unrolls.
+template <int CH>
+void fill_affinities(const cv::Mat &g, const AffinityTable &affinity, float *right, float *below) {
+    const int h = g.rows, w = g.cols;
+    const float *all = affinity.all.data();
+    cv::parallel_for_(cv::Range(0, h), [&](const cv::Range &range) {
+        for (int y = range.start; y < range.end; ++y) {
+            const uint8_t *row = g.ptr<uint8_t>(y), *next = y + 1 < h ? g.ptr<uint8_t>(y + 1) : nullptr;
+            float *r = right + static_cast<size_t>(y) * w, *b = below + static_cast<size_t>(y) * w;
+            for (int x = 0; x + 1 < w; ++x) {
+                const uint8_t *p = row + x * CH;
+                int d2 = 0;
+                for (int k = 0; k < CH; ++k) { const int d = p[k] - p[CH + k]; d2 += d * d; }
+                r[x] = all[d2];
+            }
+            if (!next) continue;
+            for (int x = 0; x < w; ++x) {
+                const uint8_t *p = row + x * CH, *q = next + x * CH;
+                int d2 = 0;
+                for (int k = 0; k < CH; ++k) { const int d = p[k] - q[k]; d2 += d * d; }
+                b[x] = all[d2];
+            }
+        }
+    });
 }
 
 }  // namespace
@@ -181,25 +222,10 @@ extern "C" int dc_edge_solver_create(const dc_mat *guide, double sigma_color, dc
         // One table per sigma (AffinityTable) instead of an exp per pixel pair.
         const std::shared_ptr<const AffinityTable> table = affinity_table(sigma_color);
         const AffinityTable &affinity = *table;
-        cv::parallel_for_(cv::Range(0, h), [&](const cv::Range &range) {
-            for (int y = range.start; y < range.end; ++y) {
-                const uint8_t *row = g.ptr<uint8_t>(y), *next = y + 1 < h ? g.ptr<uint8_t>(y + 1) : nullptr;
-                float *r = &solver->right[static_cast<size_t>(y) * w], *b = &solver->below[static_cast<size_t>(y) * w];
-                for (int x = 0; x < w; ++x) {
-                    const uint8_t *p = row + x * ch;
-                    if (x + 1 < w) {
-                        int d2 = 0;
-                        for (int k = 0; k < ch; ++k) { const int d = p[k] - p[ch + k]; d2 += d * d; }
-                        r[x] = affinity(d2);
-                    }
-                    if (next) {
-                        int d2 = 0;
-                        for (int k = 0; k < ch; ++k) { const int d = p[k] - next[x * ch + k]; d2 += d * d; }
-                        b[x] = affinity(d2);
-                    }
-                }
-            }
-        });
+        if (ch == 3)
+            fill_affinities<3>(g, affinity, solver->right.data(), solver->below.data());
+        else
+            fill_affinities<1>(g, affinity, solver->right.data(), solver->below.data());
         solver->right_transposed.resize(solver->right.size());
         cv::transpose(cv::Mat(h, w, CV_32FC1, solver->right.data()),
                       cv::Mat(w, h, CV_32FC1, solver->right_transposed.data()));

@@ -37,30 +37,42 @@ public struct SampleVerifier: Equatable, Sendable {
     /// One verdict per sample; samples with `excluded[i]` are outliers already
     /// and neither support nor are supported.
     public func verify(_ samples: [MetricSample], size: PixelSize, excluded: [Bool]? = nil) -> [SampleVerdict] {
+        let n = samples.count
+        // Coordinates and inverse depths as flat arrays, read through unsafe
+        // buffers in the neighbour loops below (per neighbour, array accesses
+        // cost bounds checks and reference counting: most of the verifier's time).
+        let xs = samples.map(\.x), ys = samples.map(\.y), inverse = samples.map { 1 / $0.depthMetres }
         let cell = max(1, Int(radius.rounded(.up)))
         let columns = size.width / cell + 1, rows = size.height / cell + 1
         let buckets = SampleGrid(samples, cell: cell, columns: columns, rows: rows) { !(excluded?[$0] ?? false) }
         let slope = 1 / (focalPixels * minimumPlaneDistance)
         let r2 = radius * radius
-        var verdicts = [SampleVerdict](repeating: .unverified, count: samples.count)
+        var verdicts = [SampleVerdict](repeating: .unverified, count: n)
+        xs.withUnsafeBufferPointer { xs in
+        ys.withUnsafeBufferPointer { ys in
+        inverse.withUnsafeBufferPointer { inverse in
         // Samples are judged independently: two halves on two threads.
         verdicts.withUnsafeMutableBufferPointer { verdicts in
-        Self.inHalves(samples.count) { range in
+        buckets.withBuffers { start, order in
+        Concurrently.inHalves(n) { range in
         for i in range {
-            let s = samples[i]
             if excluded?[i] ?? false { verdicts[i] = .outlier; continue }
-            let v = 1 / s.depthMetres
-            let bx = min(columns - 1, max(0, Int(s.x) / cell)), by = min(rows - 1, max(0, Int(s.y) / cell))
+            let sx = xs[i], sy = ys[i], v = inverse[i]
+            let bx = min(columns - 1, max(0, Int(sx) / cell)), by = min(rows - 1, max(0, Int(sy) / cell))
             var neighbours = 0, support = 0
             for ny in max(0, by - 1)...min(rows - 1, by + 1) {
                 for nx in max(0, bx - 1)...min(columns - 1, bx + 1) {
-                    for j in buckets.members(ny * columns + nx) where j != i {
-                        let o = samples[j]
-                        let dx = o.x - s.x, dy = o.y - s.y
+                    let b = ny * columns + nx
+                    // Counted without branches (whether a neighbour is in
+                    // reach is a coin flip; mispredicted, it was most of the time).
+                    for m in start[b]..<start[b + 1] {
+                        let j = order[m]
+                        let dx = xs[j] - sx, dy = ys[j] - sy
                         let d2 = dx * dx + dy * dy
-                        guard d2 <= r2 else { continue }
-                        neighbours += 1
-                        if abs(1 / o.depthMetres - v) <= relativeTolerance * v + d2.squareRoot() * slope { support += 1 }
+                        let inReach = (d2 <= r2 ? 1 : 0) & (j != i ? 1 : 0)
+                        let agrees = abs(inverse[j] - v) <= relativeTolerance * v + d2.squareRoot() * slope ? 1 : 0
+                        neighbours += inReach
+                        support += inReach & agrees
                     }
                 }
             }
@@ -72,69 +84,96 @@ public struct SampleVerifier: Equatable, Sendable {
         }
         }
         }
+        }
+        }
+        }
+        }
         // Plane check of the verified samples against the non-outliers around them.
         let planeCell = max(1, Int(planeRadius.rounded(.up)))
         let pc = size.width / planeCell + 1, pr = size.height / planeCell + 1
         let planeBuckets = SampleGrid(samples, cell: planeCell, columns: pc, rows: pr) { verdicts[$0] != .outlier }
         let pr2 = planeRadius * planeRadius
         var checked = verdicts
+        xs.withUnsafeBufferPointer { xs in
+        ys.withUnsafeBufferPointer { ys in
+        inverse.withUnsafeBufferPointer { inverse in
         checked.withUnsafeMutableBufferPointer { checked in
-        Self.inHalves(samples.count) { range in
-        var points: [(Double, Double, Double)] = []
-        points.reserveCapacity(64)
-        var scratch = PlaneScratch()
+        planeBuckets.withBuffers { start, order in
+        Concurrently.inHalves(n) { range in
+        // Room for every member and one (a 3x3 block of cells holds fewer).
+        let points = UnsafeMutableBufferPointer<(Double, Double, Double)>.allocate(capacity: order.count + 1)
+        var scratch = PlaneScratch(capacity: max(1, order.count))
+        defer {
+            points.deallocate()
+            scratch.deallocate()
+        }
         for i in range where verdicts[i] == .verified {
-            let s = samples[i]
-            let bx = min(pc - 1, max(0, Int(s.x) / planeCell)), by = min(pr - 1, max(0, Int(s.y) / planeCell))
-            points.removeAll(keepingCapacity: true)
+            let sx = xs[i], sy = ys[i]
+            let bx = min(pc - 1, max(0, Int(sx) / planeCell)), by = min(pr - 1, max(0, Int(sy) / planeCell))
+            var count = 0
             for ny in max(0, by - 1)...min(pr - 1, by + 1) {
                 for nx in max(0, bx - 1)...min(pc - 1, bx + 1) {
-                    for j in planeBuckets.members(ny * pc + nx) where j != i {
-                        let dx = samples[j].x - s.x, dy = samples[j].y - s.y
-                        if dx * dx + dy * dy <= pr2 { points.append((dx, dy, 1 / samples[j].depthMetres)) }
+                    let b = ny * pc + nx
+                    // Appended without branches: written always, kept when in reach.
+                    for m in start[b]..<start[b + 1] {
+                        let j = order[m]
+                        let dx = xs[j] - sx, dy = ys[j] - sy
+                        points[count] = (dx, dy, inverse[j])
+                        count += (dx * dx + dy * dy <= pr2 ? 1 : 0) & (j != i ? 1 : 0)
                     }
                 }
             }
-            let v = 1 / s.depthMetres
+            let v = inverse[i]
             let tolerance = max(3 * noiseMetres * v * v, planeTolerance * v)
-            guard let predicted = Self.planeValue(points, scratch: &scratch) else { checked[i] = .unverified; continue }
+            guard let predicted = Self.planeValue(UnsafeBufferPointer(rebasing: points[0..<count]), scratch: &scratch) else {
+                checked[i] = .unverified
+                continue
+            }
             if abs(predicted - v) > tolerance { checked[i] = .unverified }
+        }
+        }
+        }
+        }
         }
         }
         }
         return checked
     }
 
-    /// `body` over the two halves of 0..<count, concurrently (each index in exactly one).
-    private static func inHalves(_ count: Int, _ body: (Range<Int>) -> Void) {
-        DispatchQueue.concurrentPerform(iterations: 2) { half in
-            body(half == 0 ? 0..<(count / 2) : (count / 2)..<count)
-        }
-    }
-
     /// The value at (0, 0) of the least-squares plane a + b x + c y through
     /// `points` (x, y, value), refitted once without the worst quarter; nil
     /// with fewer than 4 points or a degenerate layout.
     static func planeValue(_ points: [(Double, Double, Double)]) -> Double? {
-        var scratch = PlaneScratch()
-        return planeValue(points, scratch: &scratch)
+        var scratch = PlaneScratch(capacity: max(1, points.count))
+        defer { scratch.deallocate() }
+        return points.withUnsafeBufferPointer { planeValue($0, scratch: &scratch) }
     }
 
-    /// `planeValue` with a reusable buffer for the residuals (no allocation
-    /// per call once it has grown: the verifier runs this for every sample).
+    /// Buffers for `planeValue`'s residuals, allocated once per thread (the
+    /// verifier runs it for every sample), at least as long as the point lists.
     struct PlaneScratch {
-        var residuals: [Double] = []
-        var sorted: [Double] = []
+        var residuals: UnsafeMutableBufferPointer<Double>
+        var sorted: UnsafeMutableBufferPointer<Double>
+        init(capacity: Int) {
+            residuals = .allocate(capacity: capacity)
+            sorted = .allocate(capacity: capacity)
+        }
+        func deallocate() {
+            residuals.deallocate()
+            sorted.deallocate()
+        }
     }
 
-    static func planeValue(_ points: [(Double, Double, Double)], scratch: inout PlaneScratch) -> Double? {
+    static func planeValue(_ points: UnsafeBufferPointer<(Double, Double, Double)>, scratch: inout PlaneScratch) -> Double? {
         guard points.count >= 4 else { return nil }
+        let residuals = scratch.residuals
         // Normal equations [n sx sy; sx sxx sxy; sy sxy syy] [a b c] = [sv sxv syv]
         // over the points with residual <= cut, solved by Cramer's rule.
         func fit(cut: Double?) -> (Double, Double, Double)? {
             var sxx = 0.0, sxy = 0.0, syy = 0.0, sx = 0.0, sy = 0.0, n = 0.0, sv = 0.0, sxv = 0.0, syv = 0.0
-            for (k, (x, y, v)) in points.enumerated() {
-                if let cut, scratch.residuals[k] > cut { continue }
+            for k in 0..<points.count {
+                let (x, y, v) = points[k]
+                if let cut, residuals[k] > cut { continue }
                 sxx += x * x; sxy += x * y; syy += y * y; sx += x; sy += y; n += 1
                 sv += v; sxv += x * v; syv += y * v
             }
@@ -152,12 +191,28 @@ public struct SampleVerifier: Equatable, Sendable {
         }
         guard let first = fit(cut: nil) else { return nil }
         // Refit once without the worst quarter.
-        scratch.residuals.removeAll(keepingCapacity: true)
-        for (x, y, v) in points { scratch.residuals.append(abs(v - (first.0 + first.1 * x + first.2 * y))) }
-        scratch.sorted.removeAll(keepingCapacity: true)
-        scratch.sorted.append(contentsOf: scratch.residuals)
-        scratch.sorted.sort()
-        let cut = scratch.sorted[max(0, (points.count * 3) / 4 - 1)]
+        for k in 0..<points.count {
+            let (x, y, v) = points[k]
+            residuals[k] = abs(v - (first.0 + first.1 * x + first.2 * y))
+        }
+        var sorted = UnsafeMutableBufferPointer(rebasing: scratch.sorted[0..<points.count])
+        _ = sorted.initialize(from: UnsafeBufferPointer(rebasing: residuals[0..<points.count]))
+        // Insertion sort: a few dozen finite values at most, where the
+        // standard library's sort costs more than the plane fits.
+        if points.count <= 48 {
+            for k in 1..<points.count {
+                let r = sorted[k]
+                var m = k
+                while m > 0 && sorted[m - 1] > r {
+                    sorted[m] = sorted[m - 1]
+                    m -= 1
+                }
+                sorted[m] = r
+            }
+        } else {
+            sorted.sort()
+        }
+        let cut = sorted[max(0, (points.count * 3) / 4 - 1)]
         return fit(cut: cut)?.0 ?? first.0
     }
 }
@@ -185,6 +240,12 @@ struct SampleGrid {
             order[next[keys[i]]] = i
             next[keys[i]] += 1
         }
+    }
+
+    /// `start` (bucket b's members are order[start[b]..<start[b + 1]]) and
+    /// `order` as unsafe buffers, for the verifier's neighbour loops.
+    func withBuffers<R>(_ body: (UnsafeBufferPointer<Int>, UnsafeBufferPointer<Int>) -> R) -> R {
+        start.withUnsafeBufferPointer { start in order.withUnsafeBufferPointer { order in body(start, order) } }
     }
 
     /// The indices in bucket `b`, in sample order.
