@@ -42,6 +42,33 @@ struct dc_edge_solver {
 
 namespace {
 
+/// One row y of the forward elimination, from row y - 1 ("p" pointers) to
+/// row y ("o" pointers), over n columns. The rows are passed as separate
+/// restrict pointers: indexed from one base, the compiler guarded the
+/// vector loop with an overlap test that failed, and the solves ran scalar.
+__attribute__((always_inline)) inline void forward_row(const float *__restrict cp, const float *__restrict co,
+                                                       const float *__restrict sp, float *__restrict so,
+                                                       const float *__restrict ap, float *__restrict ao,
+                                                       const float *__restrict bp, float *__restrict bo, float lambda, int n) {
+    for (int x = 0; x < n; ++x) {
+        const float coef_prev = lambda * cp[x], coef_cur = lambda * co[x];
+        const float inv = 1.f / ((1.f - coef_prev - coef_cur) - sp[x] * coef_prev);
+        so[x] = coef_cur * inv;
+        ao[x] = (ao[x] - ap[x] * coef_prev) * inv;
+        bo[x] = (bo[x] - bp[x] * coef_prev) * inv;
+    }
+}
+
+/// One row y of the back substitution, from row y + 1 ("n" pointers).
+__attribute__((always_inline)) inline void backward_row(const float *__restrict so, float *__restrict ao,
+                                                        const float *__restrict an, float *__restrict bo,
+                                                        const float *__restrict bn, int n) {
+    for (int x = 0; x < n; ++x) {
+        ao[x] -= so[x] * an[x];
+        bo[x] -= so[x] * bn[x];
+    }
+}
+
 /// The 1-D solves along the columns [x0, x1) of a rows x cols layout for
 /// two right-hand sides sharing the coefficients c (affinity to the next
 /// row), row by row so that the inner loops run along memory and vectorize
@@ -57,22 +84,14 @@ void solve_columns(const float *__restrict c, int rows, int cols, float lambda, 
         a[x] *= inv;
         b[x] *= inv;
     }
+    const int n = x1 - x0;
     for (int y = 1; y < rows; ++y) {
-        const size_t o = static_cast<size_t>(y) * cols, q = o - cols;
-        for (int x = x0; x < x1; ++x) {
-            const float coef_prev = lambda * c[q + x], coef_cur = lambda * c[o + x];
-            const float inv = 1.f / ((1.f - coef_prev - coef_cur) - scratch[q + x] * coef_prev);
-            scratch[o + x] = coef_cur * inv;
-            a[o + x] = (a[o + x] - a[q + x] * coef_prev) * inv;
-            b[o + x] = (b[o + x] - b[q + x] * coef_prev) * inv;
-        }
+        const size_t o = static_cast<size_t>(y) * cols + x0, q = o - cols;
+        forward_row(c + q, c + o, scratch + q, scratch + o, a + q, a + o, b + q, b + o, lambda, n);
     }
     for (int y = rows - 2; y >= 0; --y) {
-        const size_t o = static_cast<size_t>(y) * cols, n = o + cols;
-        for (int x = x0; x < x1; ++x) {
-            a[o + x] -= scratch[o + x] * a[n + x];
-            b[o + x] -= scratch[o + x] * b[n + x];
-        }
+        const size_t o = static_cast<size_t>(y) * cols + x0, next = o + cols;
+        backward_row(scratch + o, a + o, a + next, b + o, b + next, n);
     }
 }
 
