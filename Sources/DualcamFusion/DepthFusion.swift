@@ -30,7 +30,12 @@ import Foundation
 ///    noise v^2, stereo sigma the robust residual), at least a floor where the
 ///    stereo agrees with the samples or lies far from them. Without stereo
 ///    the samples alone are filled.
-/// 5. Edge relabelling: the fills blend or swap surfaces at depth
+/// 5. Local planes: where the samples around a pixel lie on one plane
+///    (linear in inverse depth) that agrees with the fill there, the pixel
+///    takes that plane (`LocalPlanes`): the fills are piecewise smooth, not
+///    piecewise linear, and keep stereo noise at the scale of the texture on
+///    slanted surfaces (room 2 %: interior RMSE 3.3 -> 2.0 cm).
+/// 6. Edge relabelling: the fills blend or swap surfaces at depth
 ///    discontinuities; every pixel of a depth-edge region is put on the near
 ///    or far side by a chroma-weighted colour vote (`FusionCompletion.relabelEdges`).
 ///
@@ -106,6 +111,8 @@ public enum DepthFusion {
         /// Samples below this confidence never make a pixel high-confidence.
         public var lowSampleConfidence = 0.4
         public var fitOptions = ScaleShiftFitter.Options()
+        /// Planes through the samples where the surface is one (`LocalPlanes`); nil turns them off.
+        public var localPlanes: LocalPlanes? = LocalPlanes()
 
         public init(focalPixels: Double) { self.focalPixels = focalPixels }
     }
@@ -226,6 +233,12 @@ public enum DepthFusion {
             inverse = try fillWithStereo(d: d, corrected: corrected, inverse: inverse, distance: distance, all: all, fitted: fitted,
                                          samples: samples, pixel: pixel, verdicts: verdicts, gross: gross,
                                          stereoConfidence: input.stereoConfidence, completion: completion, options: options)
+        }
+        // Local planes of the samples replace the fill where they apply.
+        if var planes = options.localPlanes, !(input.stereo == nil && options.samplesOnlyCompletion == .morphology) {
+            planes.sampleNoiseMetres = options.sampleNoiseMetres
+            let fitted = planes.fit(reference: inverse, size: size, samples: samples) { verdicts[$0] != .outlier }
+            for p in 0..<n where fitted[p].isFinite { inverse[p] = fitted[p] }
         }
         // Nothing may leave the range the used samples span (with a margin):
         // a near-empty normalizer amplifies rounding into absurd values.

@@ -1,0 +1,153 @@
+import DualcamGeometry
+import Foundation
+
+/// Planes through the samples around each pixel, where the surface there is
+/// one (hand-written: a few thousand 3x3 weighted least-squares solves over
+/// a bucket grid; no library fits this).
+///
+/// Inverse depth is linear in pixel coordinates on a plane (see
+/// `SampleVerifier`), v(x, y) = c0 + cx (x - x0) + cy (y - y0). The
+/// edge-aware fills are piecewise smooth, not piecewise linear: on a slanted
+/// wall they bend between samples and keep the stereo's noise at the scale
+/// of the wall's texture (room at 2 %: 4-7 m interior RMSE 4.2 cm), while
+/// the samples alone, 1 cm apart in noise, pin a plane to a few millimetres.
+///
+/// On a grid of nodes `step` pixels apart, each node fits a plane to the
+/// samples within the radius r = sqrt(`expectedSamples` / (pi density)) (the
+/// disc holds that many samples on average; clamped to `radiusRange`) whose inverse depth lies within `selectTolerance`
+/// (relative) of the reference map at the node (the same surface), with
+/// weights confidence x exp(-d^2 / (2 (r/2)^2)), then once more with
+/// Cauchy weights at 3 x the residuals' MAD sigma. A node's plane is kept when
+/// at least `minimumSamples` samples span it (the normal matrix is well
+/// conditioned) and their weighted RMS residual, in metres (dv / v^2), is at
+/// most `maximumResidualSigmas` sample noise sigmas: planes bent over a
+/// crease or a strongly curved surface fail this.
+/// Each pixel takes the bilinear-weighted mean of its four surrounding nodes'
+/// planes evaluated at the pixel, counting only planes within
+/// `acceptTolerance` (relative) of the reference there (a node across a depth
+/// edge fits the other surface); NaN where none qualifies.
+public struct LocalPlanes: Equatable, Sendable {
+    /// Samples in the fitting disc on average (sets its radius from the sample density).
+    public var expectedSamples = 36.0
+    public var radiusRange = 6.0...40.0
+    public var step = 4
+    public var selectTolerance = 0.09
+    public var acceptTolerance = 0.03
+    public var minimumSamples = 5
+    /// The samples' depth noise (sigma, metres); a plane is kept when the
+    /// weighted RMS residual is at most `maximumResidualSigmas` of it.
+    public var sampleNoiseMetres = 0.01
+    public var maximumResidualSigmas = 2.5
+
+    public init() {}
+
+    /// A fitted node: v = c0 + cx dx + cy dy around the node.
+    private struct Plane {
+        var c0: Double, cx: Double, cy: Double
+    }
+
+    /// `reference`: inverse depth per pixel (NaN = unknown) choosing each
+    /// node's surface; samples with `include(i)` false are ignored. Returns
+    /// inverse depth per pixel, NaN where no plane applies.
+    public func fit(reference: [Float], size: PixelSize, samples: [MetricSample], include: (Int) -> Bool = { _ in true }) -> [Float] {
+        let w = size.width, h = size.height
+        let used = samples.indices.lazy.filter(include).count
+        let density = Double(max(1, used)) / Double(w * h)
+        let radius = min(radiusRange.upperBound, max(radiusRange.lowerBound, (expectedSamples / (Double.pi * density)).squareRoot()))
+        let cell = max(1, Int(radius.rounded(.up)))
+        let columns = w / cell + 1, rows = h / cell + 1
+        let buckets = SampleGrid(samples, cell: cell, columns: columns, rows: rows, include: include)
+        let nodeColumns = (w - 1) / step + 2, nodeRows = (h - 1) / step + 2
+        var planes = [Plane?](repeating: nil, count: nodeColumns * nodeRows)
+        let sx = samples.map(\.x), sy = samples.map(\.y), sv = samples.map { 1 / $0.depthMetres }
+        let sw = samples.map { max(0.05, $0.confidence) }
+        let r2 = radius * radius, spatial = 1 / (2 * (radius / 2) * (radius / 2))
+        var picked: [Int] = [], weight: [Double] = [], residual: [Double] = []
+        for ny in 0..<nodeRows {
+            for nx in 0..<nodeColumns {
+                let x0 = Double(nx * step), y0 = Double(ny * step)
+                let r0 = Double(reference[min(h - 1, ny * step) * w + min(w - 1, nx * step)])
+                guard r0.isFinite, r0 > 0 else { continue }
+                picked.removeAll(keepingCapacity: true)
+                weight.removeAll(keepingCapacity: true)
+                let bx = min(columns - 1, Int(x0) / cell), by = min(rows - 1, Int(y0) / cell)
+                for gy in max(0, by - 1)...min(rows - 1, by + 1) {
+                    for gx in max(0, bx - 1)...min(columns - 1, bx + 1) {
+                        for i in buckets.members(gy * columns + gx) {
+                            let dx = sx[i] - x0, dy = sy[i] - y0, d2 = dx * dx + dy * dy
+                            guard d2 <= r2, abs(sv[i] - r0) <= selectTolerance * r0 else { continue }
+                            picked.append(i)
+                            weight.append(sw[i] * exp(-d2 * spatial))
+                        }
+                    }
+                }
+                guard picked.count >= minimumSamples,
+                      var plane = Self.solve(picked, weight, x0, y0, sx, sy, sv) else { continue }
+                // One Cauchy reweighting at 3 MAD sigmas.
+                residual = picked.map { sv[$0] - (plane.c0 + plane.cx * (sx[$0] - x0) + plane.cy * (sy[$0] - y0)) }
+                let sigma = max(1e-7, 1.4826 * ScaleShiftFitter.median(residual.map(abs)))
+                for k in picked.indices {
+                    let u = residual[k] / (3 * sigma)
+                    weight[k] /= 1 + u * u
+                }
+                guard let refit = Self.solve(picked, weight, x0, y0, sx, sy, sv), refit.c0 > 0 else { continue }
+                plane = refit
+                var sum = 0.0, total = 0.0
+                for k in picked.indices {
+                    let i = picked[k]
+                    let r = sv[i] - (plane.c0 + plane.cx * (sx[i] - x0) + plane.cy * (sy[i] - y0))
+                    sum += weight[k] * r * r
+                    total += weight[k]
+                }
+                guard total > 0, (sum / total).squareRoot() / (plane.c0 * plane.c0) <= maximumResidualSigmas * sampleNoiseMetres else { continue }
+                planes[ny * nodeColumns + nx] = plane
+            }
+        }
+        // Per pixel: the agreeing planes of the four surrounding nodes, bilinearly weighted.
+        var out = [Float](repeating: .nan, count: w * h)
+        let inverseStep = 1 / Double(step), accept = acceptTolerance
+        for y in 0..<h {
+            let ny = y / step, fy = Double(y - ny * step) * inverseStep
+            for x in 0..<w {
+                let r0 = Double(reference[y * w + x])
+                guard r0.isFinite, r0 > 0 else { continue }
+                let nx = x / step, fx = Double(x - nx * step) * inverseStep
+                var sum = 0.0, total = 0.0
+                for (cy, wy) in [(ny, 1 - fy), (ny + 1, fy)] {
+                    for (cx, wx) in [(nx, 1 - fx), (nx + 1, fx)] {
+                        guard let plane = planes[cy * nodeColumns + cx] else { continue }
+                        let v = plane.c0 + plane.cx * Double(x - cx * step) + plane.cy * Double(y - cy * step)
+                        guard abs(v - r0) <= accept * r0 else { continue }
+                        let b = wx * wy + 1e-3
+                        sum += b * v
+                        total += b
+                    }
+                }
+                if total > 0 { out[y * w + x] = Float(sum / total) }
+            }
+        }
+        return out
+    }
+
+    /// Weighted least squares of v = c0 + cx dx + cy dy (3x3 normal
+    /// equations by Cramer's rule); nil when the samples do not span a plane
+    /// (normalized determinant below 1e-6: collinear or too few).
+    private static func solve(_ picked: [Int], _ weight: [Double], _ x0: Double, _ y0: Double,
+                              _ sx: [Double], _ sy: [Double], _ sv: [Double]) -> Plane? {
+        var a00 = 0.0, a01 = 0.0, a02 = 0.0, a11 = 0.0, a12 = 0.0, a22 = 0.0, b0 = 0.0, b1 = 0.0, b2 = 0.0
+        for k in picked.indices {
+            let i = picked[k], c = weight[k]
+            let dx = sx[i] - x0, dy = sy[i] - y0, v = sv[i]
+            a00 += c; a01 += c * dx; a02 += c * dy
+            a11 += c * dx * dx; a12 += c * dx * dy; a22 += c * dy * dy
+            b0 += c * v; b1 += c * dx * v; b2 += c * dy * v
+        }
+        let det = a00 * (a11 * a22 - a12 * a12) - a01 * (a01 * a22 - a12 * a02) + a02 * (a01 * a12 - a11 * a02)
+        // Scale-free conditioning: det relative to the product of the diagonal.
+        guard a00 > 0, det > 1e-6 * a00 * a11 * a22 else { return nil }
+        let c0 = (b0 * (a11 * a22 - a12 * a12) - a01 * (b1 * a22 - a12 * b2) + a02 * (b1 * a12 - a11 * b2)) / det
+        let cx = (a00 * (b1 * a22 - a12 * b2) - b0 * (a01 * a22 - a12 * a02) + a02 * (a01 * b2 - b1 * a02)) / det
+        let cy = (a00 * (a11 * b2 - b1 * a12) - a01 * (a01 * b2 - b1 * a02) + b0 * (a01 * a12 - a11 * a02)) / det
+        return Plane(c0: c0, cx: cx, cy: cy)
+    }
+}
