@@ -58,12 +58,17 @@ public struct LocalPlanes: Equatable, Sendable {
         let columns = w / cell + 1, rows = h / cell + 1
         let buckets = SampleGrid(samples, cell: cell, columns: columns, rows: rows, include: include)
         let nodeColumns = (w - 1) / step + 2, nodeRows = (h - 1) / step + 2
-        var planes = [Plane?](repeating: nil, count: nodeColumns * nodeRows)
         let sx = samples.map(\.x), sy = samples.map(\.y), sv = samples.map { 1 / $0.depthMetres }
         let sw = samples.map { max(0.05, $0.confidence) }
         let r2 = radius * radius, spatial = 1 / (2 * (radius / 2) * (radius / 2))
+        let residualLimit = maximumResidualSigmas * sampleNoiseMetres
+        // Nodes are independent: two halves of the node rows on two threads,
+        // each node writing only its own slot.
+        var planes = [Plane?](repeating: nil, count: nodeColumns * nodeRows)
+        planes.withUnsafeMutableBufferPointer { planes in
+        Concurrently.inHalves(nodeRows) { rowRange in
         var picked: [Int] = [], weight: [Double] = [], residual: [Double] = []
-        for ny in 0..<nodeRows {
+        for ny in rowRange {
             for nx in 0..<nodeColumns {
                 let x0 = Double(nx * step), y0 = Double(ny * step)
                 let r0 = Double(reference[min(h - 1, ny * step) * w + min(w - 1, nx * step)])
@@ -82,16 +87,16 @@ public struct LocalPlanes: Equatable, Sendable {
                     }
                 }
                 guard picked.count >= minimumSamples,
-                      var plane = Self.solve(picked, weight, x0, y0, sx, sy, sv) else { continue }
+                      let first = Self.solve(picked, weight, x0, y0, sx, sy, sv) else { continue }
                 // One Cauchy reweighting at 3 MAD sigmas.
-                residual = picked.map { sv[$0] - (plane.c0 + plane.cx * (sx[$0] - x0) + plane.cy * (sy[$0] - y0)) }
-                let sigma = max(1e-7, 1.4826 * ScaleShiftFitter.median(residual.map(abs)))
+                residual.removeAll(keepingCapacity: true)
+                for i in picked { residual.append(abs(sv[i] - (first.c0 + first.cx * (sx[i] - x0) + first.cy * (sy[i] - y0)))) }
+                let sigma = max(1e-7, 1.4826 * ScaleShiftFitter.median(residual))
                 for k in picked.indices {
                     let u = residual[k] / (3 * sigma)
                     weight[k] /= 1 + u * u
                 }
-                guard let refit = Self.solve(picked, weight, x0, y0, sx, sy, sv), refit.c0 > 0 else { continue }
-                plane = refit
+                guard let plane = Self.solve(picked, weight, x0, y0, sx, sy, sv), plane.c0 > 0 else { continue }
                 var sum = 0.0, total = 0.0
                 for k in picked.indices {
                     let i = picked[k]
@@ -99,32 +104,40 @@ public struct LocalPlanes: Equatable, Sendable {
                     sum += weight[k] * r * r
                     total += weight[k]
                 }
-                guard total > 0, (sum / total).squareRoot() / (plane.c0 * plane.c0) <= maximumResidualSigmas * sampleNoiseMetres else { continue }
+                guard total > 0, (sum / total).squareRoot() / (plane.c0 * plane.c0) <= residualLimit else { continue }
                 planes[ny * nodeColumns + nx] = plane
             }
         }
-        // Per pixel: the agreeing planes of the four surrounding nodes, bilinearly weighted.
+        }
+        }
+        // Per pixel: the agreeing planes of the four surrounding nodes,
+        // bilinearly weighted (rows on two threads).
         var out = [Float](repeating: .nan, count: w * h)
         let inverseStep = 1 / Double(step), accept = acceptTolerance
-        for y in 0..<h {
+        out.withUnsafeMutableBufferPointer { out in
+        planes.withUnsafeBufferPointer { planes in
+        Concurrently.inHalves(h) { rowRange in
+        for y in rowRange {
             let ny = y / step, fy = Double(y - ny * step) * inverseStep
             for x in 0..<w {
                 let r0 = Double(reference[y * w + x])
                 guard r0.isFinite, r0 > 0 else { continue }
                 let nx = x / step, fx = Double(x - nx * step) * inverseStep
                 var sum = 0.0, total = 0.0
-                for (cy, wy) in [(ny, 1 - fy), (ny + 1, fy)] {
-                    for (cx, wx) in [(nx, 1 - fx), (nx + 1, fx)] {
-                        guard let plane = planes[cy * nodeColumns + cx] else { continue }
-                        let v = plane.c0 + plane.cx * Double(x - cx * step) + plane.cy * Double(y - cy * step)
-                        guard abs(v - r0) <= accept * r0 else { continue }
-                        let b = wx * wy + 1e-3
-                        sum += b * v
-                        total += b
-                    }
+                for corner in 0..<4 {
+                    let cx = nx + (corner & 1), cy = ny + (corner >> 1)
+                    guard let plane = planes[cy * nodeColumns + cx] else { continue }
+                    let v = plane.c0 + plane.cx * Double(x - cx * step) + plane.cy * Double(y - cy * step)
+                    guard abs(v - r0) <= accept * r0 else { continue }
+                    let b = (corner & 1 == 0 ? 1 - fx : fx) * (corner >> 1 == 0 ? 1 - fy : fy) + 1e-3
+                    sum += b * v
+                    total += b
                 }
                 if total > 0 { out[y * w + x] = Float(sum / total) }
             }
+        }
+        }
+        }
         }
         return out
     }
