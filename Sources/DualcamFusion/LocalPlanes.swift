@@ -14,10 +14,11 @@ import Foundation
 ///
 /// On a grid of nodes `step` pixels apart, each node fits a plane to the
 /// samples within the radius r = sqrt(`expectedSamples` / (pi density)) (the
-/// disc holds that many samples on average; clamped to `radiusRange`) whose inverse depth lies within `selectTolerance`
-/// (relative) of the reference map at the node (the same surface), with
-/// weights confidence x exp(-d^2 / (2 (r/2)^2)), then once more with
-/// Cauchy weights at 3 x the residuals' MAD sigma. A node's plane is kept when
+/// disc holds that many samples on average; clamped to `radiusRange`) whose
+/// inverse depth lies within `selectTolerance` (relative) of the reference
+/// map at the node (the same surface), with weights confidence x
+/// (1 - d^2 / r^2)^2, then once more with Cauchy weights at 3 sample noise
+/// sigmas (sigma_v = noise v^2 in inverse depth). A node's plane is kept when
 /// at least `minimumSamples` samples span it (the normal matrix is well
 /// conditioned) and their weighted RMS residual, in metres (dv / v^2), is at
 /// most `maximumResidualSigmas` sample noise sigmas: planes bent over a
@@ -30,7 +31,7 @@ public struct LocalPlanes: Equatable, Sendable {
     /// Samples in the fitting disc on average (sets its radius from the sample density).
     public var expectedSamples = 36.0
     public var radiusRange = 6.0...40.0
-    public var step = 4
+    public var step = 8
     public var selectTolerance = 0.09
     public var acceptTolerance = 0.03
     public var minimumSamples = 5
@@ -60,14 +61,14 @@ public struct LocalPlanes: Equatable, Sendable {
         let nodeColumns = (w - 1) / step + 2, nodeRows = (h - 1) / step + 2
         let sx = samples.map(\.x), sy = samples.map(\.y), sv = samples.map { 1 / $0.depthMetres }
         let sw = samples.map { max(0.05, $0.confidence) }
-        let r2 = radius * radius, spatial = 1 / (2 * (radius / 2) * (radius / 2))
+        let r2 = radius * radius, inverseR2 = 1 / r2
         let residualLimit = maximumResidualSigmas * sampleNoiseMetres
         // Nodes are independent: two halves of the node rows on two threads,
         // each node writing only its own slot.
         var planes = [Plane?](repeating: nil, count: nodeColumns * nodeRows)
         planes.withUnsafeMutableBufferPointer { planes in
         Concurrently.inHalves(nodeRows) { rowRange in
-        var picked: [Int] = [], weight: [Double] = [], residual: [Double] = []
+        var picked: [Int] = [], weight: [Double] = []
         for ny in rowRange {
             for nx in 0..<nodeColumns {
                 let x0 = Double(nx * step), y0 = Double(ny * step)
@@ -82,18 +83,18 @@ public struct LocalPlanes: Equatable, Sendable {
                             let dx = sx[i] - x0, dy = sy[i] - y0, d2 = dx * dx + dy * dy
                             guard d2 <= r2, abs(sv[i] - r0) <= selectTolerance * r0 else { continue }
                             picked.append(i)
-                            weight.append(sw[i] * exp(-d2 * spatial))
+                            let u = 1 - d2 * inverseR2
+                            weight.append(sw[i] * u * u)
                         }
                     }
                 }
                 guard picked.count >= minimumSamples,
                       let first = Self.solve(picked, weight, x0, y0, sx, sy, sv) else { continue }
-                // One Cauchy reweighting at 3 MAD sigmas.
-                residual.removeAll(keepingCapacity: true)
-                for i in picked { residual.append(abs(sv[i] - (first.c0 + first.cx * (sx[i] - x0) + first.cy * (sy[i] - y0)))) }
-                let sigma = max(1e-7, 1.4826 * ScaleShiftFitter.median(residual))
+                // One Cauchy reweighting at 3 noise sigmas (sigma_v = noise v^2).
+                let scale = 1 / (3 * sampleNoiseMetres * first.c0 * first.c0)
                 for k in picked.indices {
-                    let u = residual[k] / (3 * sigma)
+                    let i = picked[k]
+                    let u = (sv[i] - (first.c0 + first.cx * (sx[i] - x0) + first.cy * (sy[i] - y0))) * scale
                     weight[k] /= 1 + u * u
                 }
                 guard let plane = Self.solve(picked, weight, x0, y0, sx, sy, sv), plane.c0 > 0 else { continue }
