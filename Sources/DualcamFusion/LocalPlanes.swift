@@ -10,7 +10,7 @@ import Foundation
 /// edge-aware fills are piecewise smooth, not piecewise linear: on a slanted
 /// wall they bend between samples and keep the stereo's noise at the scale
 /// of the wall's texture (room at 2 %: 4-7 m interior RMSE 4.2 cm), while
-/// the samples alone, 1 cm apart in noise, pin a plane to a few millimetres.
+/// the samples alone, each with 1 cm of noise, pin a plane to a few millimetres.
 ///
 /// On a grid of nodes `step` pixels apart, each node fits a plane to the
 /// samples within the radius r = sqrt(`expectedSamples` / (pi density)) (the
@@ -51,7 +51,7 @@ public struct LocalPlanes: Equatable, Sendable {
     /// node's surface; samples with `include(i)` false are ignored. Returns
     /// inverse depth per pixel, NaN where no plane applies.
     public func fit(reference: [Float], size: PixelSize, samples: [MetricSample], include: (Int) -> Bool = { _ in true }) -> [Float] {
-        let w = size.width, h = size.height
+        let w = size.width, h = size.height, step = max(1, self.step)
         let used = samples.indices.lazy.filter(include).count
         let density = Double(max(1, used)) / Double(w * h)
         let radius = min(radiusRange.upperBound, max(radiusRange.lowerBound, (expectedSamples / (Double.pi * density)).squareRoot()))
