@@ -253,25 +253,16 @@ public enum DepthFusion {
         var depth = inverse.map { $0.isFinite && $0 > 0 ? 1 / $0 : Float.nan }
         timings.completeMilliseconds = clock.lap()
 
-        // Confidence and the unfiltered selection; the edge relabelling of
-        // the filtered output runs at the same time (high-confidence pixels,
-        // the unfiltered output backed by consistent samples, keep their value).
-        var confidence: [FusionConfidenceLevel] = []
-        var relabelled: [Float]?
-        let finalDepth = depth
-        try Concurrently.run([
-            {
-                confidence = try FusionConfidence.levels(
-                    size: size, inverse: inverse, aligned: aligned, distance: distance, samples: samples, pixels: pixel,
-                    verdicts: verdicts, options: options)
-            },
-            {
-                if options.edgeRelabel.radius > 0 && !morphology {
-                    relabelled = try completion.relabelEdges(finalDepth, options.edgeRelabel)
-                }
-            },
-        ])
-        if let relabelled {
+        // Confidence and the unfiltered selection.
+        let confidence = try FusionConfidence.levels(
+            size: size, inverse: inverse, aligned: aligned, distance: distance, samples: samples, pixels: pixel, verdicts: verdicts,
+            options: options)
+        // Edge relabelling of the filtered output; high-confidence pixels (the
+        // unfiltered output, backed by consistent samples) keep their value.
+        // (Not at the same time as the levels: the relabelling runs on
+        // OpenCV's threads, and the two at once measured slower.)
+        if options.edgeRelabel.radius > 0 && !(input.stereo == nil && options.samplesOnlyCompletion == .morphology) {
+            let relabelled = try completion.relabelEdges(depth, options.edgeRelabel)
             for p in 0..<n where confidence[p] != .high { depth[p] = relabelled[p] }
         }
         let unfiltered = zip(depth, confidence).map { $1 == .high ? $0 : Float.nan }

@@ -55,11 +55,17 @@ extension DepthFusion {
         let stereoWeight = Float(options.stereoWeight)
         var weights = [Float](repeating: 0, count: n)
         weights.withUnsafeMutableBufferPointer { weights in
-            for p in 0..<n where smoothed[p].isFinite {
-                let v = smoothed[p]
-                let ratio = noise * v * v / sigmaD
-                let inverseVariance = stereoWeight * min(1, max(1e-3, ratio * ratio)) * agreement[p]
-                weights[p] = max(inverseVariance, floorWeight * max(agreement[p], min(1, distance[p] / reach)))
+            smoothed.withUnsafeBufferPointer { smoothed in
+                agreement.withUnsafeBufferPointer { agreement in
+                    distance.withUnsafeBufferPointer { distance in
+                        for p in 0..<n where smoothed[p].isFinite {
+                            let v = smoothed[p]
+                            let ratio = noise * v * v / sigmaD
+                            let inverseVariance = stereoWeight * min(1, max(1e-3, ratio * ratio)) * agreement[p]
+                            weights[p] = max(inverseVariance, floorWeight * max(agreement[p], min(1, distance[p] / reach)))
+                        }
+                    }
+                }
             }
         }
         return try guided.fill(stereo: smoothed, stereoWeight: weights, sampleValue: all.value,

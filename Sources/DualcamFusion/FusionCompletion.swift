@@ -100,13 +100,18 @@ struct FusionCompletion {
                         smoother: CVEdgeAware.SmootherParameters,
                         residualSmoother: CVEdgeAware.SmootherParameters) throws -> [Float] {
         let n = stereo.count
-        let s = try smooth(stereo.map { $0.isFinite ? $0 : 0 }, (0..<n).map { stereo[$0].isFinite ? weight[$0] : 0 }, smoother).values
+        var values = [Float](repeating: 0, count: n), weights = [Float](repeating: 0, count: n)
+        for p in 0..<n where stereo[p].isFinite {
+            values[p] = stereo[p]
+            weights[p] = weight[p]
+        }
+        let s = try smooth(values, weights, smoother)
         var residual = [Float](repeating: 0, count: n), residualWeight = [Float](repeating: 0, count: n)
         for p in 0..<n where sampleWeight[p] > 0 && s[p].isFinite {
             residual[p] = sampleValue[p] - s[p]
             residualWeight[p] = sampleWeight[p]
         }
-        let r = try smooth(residual, residualWeight, residualSmoother).values
+        let r = try smooth(residual, residualWeight, residualSmoother)
         return (0..<n).map { s[$0] + (r[$0].isFinite ? r[$0] : 0) }
     }
 
@@ -154,13 +159,13 @@ struct FusionCompletion {
                 value[p] = max(ws > 0 ? sampleValue[p] : stereo[p], 1e-6)
             }
         }
-        return try smooth(value, weight, smoother, logDomain: true).values
+        return try smooth(value, weight, smoother, logDomain: true)
     }
 
     /// The fill of the samples alone (log inverse depth).
     func fillSamples(sampleValue: [Float], sampleWeight: [Float],
                      smoother: CVEdgeAware.SmootherParameters) throws -> [Float] {
-        try smooth(sampleValue.map { max($0, 1e-6) }, sampleWeight, smoother, logDomain: true).values
+        try smooth(sampleValue.map { max($0, 1e-6) }, sampleWeight, smoother, logDomain: true)
     }
 
     /// Pixels the edge-aware fills left empty (walled in by strong edges far
@@ -193,12 +198,13 @@ struct FusionCompletion {
         FloatMaps.floats(try CVEdgeAware.morphologicalFill(sparseDepth: try FloatMaps.mat(sampleDepth, size), maxDepth: maxDepth))
     }
 
+    /// The fill's values (its normalizer stays in OpenCV: no fill here uses it).
     private func smooth(_ values: [Float], _ weights: [Float], _ p: CVEdgeAware.SmootherParameters, logDomain: Bool = false) throws
-        -> (values: [Float], weight: [Float]) {
+        -> [Float] {
         let result = try prepared.guide(guide, sigmaColor: p.sigmaColor).fill(
             values: try FloatMaps.mat(values, size), weights: try FloatMaps.mat(weights, size), parameters: p, minimumWeight: 1e-3,
             logDomain: logDomain)
-        return (FloatMaps.floats(result.values), FloatMaps.floats(result.weight))
+        return FloatMaps.floats(result.values)
     }
 }
 
