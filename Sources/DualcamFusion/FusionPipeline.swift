@@ -80,30 +80,23 @@ public enum FusionPipeline {
             }
             rgb = try Image(width: rgb.width, height: rgb.height, channels: 3, pixels: q)
         }
-        if let map = request.stereo, !DepthOutputSize.hasAspect(of: wideSize, map.size) {
-            throw DualcamError.invalidValue(name: "stereo", reason: "is \(map.size) but the wide image is \(wideSize); expected the same aspect ratio")
-        }
-        // The guide's and the stereo's resamplings are independent: at once.
-        var guide = rgb
+        let guide = wideSize == out ? rgb : try ImageOps.resize(rgb, width: out.width, height: out.height, interpolation: .area)
         var stereo: [Float]?
         var stereoConfidence: [Float]?
-        let colour = rgb
-        try Concurrently.run([
-            { if wideSize != out { guide = try ImageOps.resize(colour, width: out.width, height: out.height, interpolation: .area) } },
-            {
-                guard let map = request.stereo else { return }
-                let resized = map.size == out ? map : try map.resized(to: out, method: .area)
-                stereo = resized.values.map { v in
-                    guard v.isFinite, v > 0 else { return .nan }
-                    return map.type == .depth ? 1 / v : v
-                }
-            },
-            {
-                guard let map = request.stereo, let c = request.stereoConfidence else { return }
+        if let map = request.stereo {
+            guard DepthOutputSize.hasAspect(of: wideSize, map.size) else {
+                throw DualcamError.invalidValue(name: "stereo", reason: "is \(map.size) but the wide image is \(wideSize); expected the same aspect ratio")
+            }
+            let resized = map.size == out ? map : try map.resized(to: out, method: .area)
+            stereo = resized.values.map { v in
+                guard v.isFinite, v > 0 else { return .nan }
+                return map.type == .depth ? 1 / v : v
+            }
+            if let c = request.stereoConfidence {
                 let cm = try DepthMap(size: map.size, values: c, type: .disparity)
                 stereoConfidence = map.size == out ? c : try cm.resized(to: out, method: .area).values.map { $0.isFinite ? $0 : 0 }
-            },
-        ])
+            }
+        }
         let prepare = clock.lap()
         let focal = (intrinsics.fx + intrinsics.fy) / 2
         let fusionOptions = options?(focal) ?? DepthFusion.Options(focalPixels: focal)
