@@ -183,15 +183,19 @@ extern "C" int dc_relabel_depth_edges(const dc_mat *guide, const dc_mat *depth, 
         }
         cv::Mat current = depth->mat.clone();
         const float ratio = static_cast<float>(min_ratio), edge = static_cast<float>(margin);
-        // exp(-d^2 / (2 sigma^2)) tabulated over d^2 in [0, 18 sigma^2) (beyond: below 1.3e-4, taken as 0).
+        // exp(-d^2 / (2 sigma^2)) tabulated over d^2 in [0, 18 sigma^2) (beyond: below 1.3e-4, taken as 0:
+        // the entry one past the table is 0, so clamped indices add exact zeros).
         constexpr int table_size = 1024;
         const float table_step = static_cast<float>(18.0 * sigma * sigma / table_size);
-        float table[table_size];
+        float table[table_size + 1];
         for (int i = 0; i < table_size; ++i) table[i] = static_cast<float>(std::exp(-(i + 0.5) * table_step / (2.0 * sigma * sigma)));
+        table[table_size] = 0.f;
         const float to_index = 1.f / table_step;
         const cv::Mat window = cv::getStructuringElement(cv::MORPH_RECT, {2 * radius + 1, 2 * radius + 1});
-        std::vector<float> logz(n);
-        std::vector<uint8_t> voter(n), region(n);
+        // Per pixel: log depth, voter weight (1 or 0) and, for region pixels,
+        // the log-range midpoint (voters at or below it count as near).
+        std::vector<float> logz(n), voter(n), mid(n);
+        std::vector<uint8_t> region(n);
         for (int pass = 0; pass < iterations; ++pass) {
             cv::Mat valid = (current > 0) & (current == current);
             cv::Mat forMin = current.clone(), forMax = current.clone();
@@ -200,58 +204,65 @@ extern "C" int dc_relabel_depth_edges(const dc_mat *guide, const dc_mat *depth, 
             cv::Mat zmin, zmax;
             cv::erode(forMin, zmin, window);
             cv::dilate(forMax, zmax, window);
+            std::vector<int> regionPixels;
             for (int y = 0; y < rows; ++y) {
                 const float *zr = current.ptr<float>(y), *nr = zmin.ptr<float>(y), *xr = zmax.ptr<float>(y);
                 for (int x = 0; x < cols; ++x) {
                     const int p = y * cols + x;
                     const bool ok = std::isfinite(zr[x]) && zr[x] > 0;
                     logz[p] = ok ? std::log(zr[x]) : 0.f;
-                    voter[p] = ok;
+                    voter[p] = ok ? 1.f : 0.f;
                     region[p] = ok && nr[x] > 0 && xr[x] >= ratio * nr[x];
                     if (region[p]) {
                         const float a = std::log(nr[x]), b = std::log(xr[x]), t = (logz[p] - a) / (b - a);
-                        if (t >= edge && t <= 1 - edge) voter[p] = 0;
+                        if (t >= edge && t <= 1 - edge) voter[p] = 0.f;
+                        mid[p] = 0.5f * (a + b);
+                        regionPixels.push_back(p);
                     }
                 }
             }
             cv::Mat next = current.clone();
-            // Rows vote independently (they read `current`, write `next`): two
-            // halves on OpenCV's threads.
+            // Region pixels vote independently (they read `current`, write
+            // `next`), in stripes over OpenCV's threads. The vote is branch-
+            // free: non-voters, the pixel itself and colours beyond the table
+            // add exact zeros, so the sums are those of skipping them.
             std::atomic<int> changed_total{0};
-            cv::parallel_for_(cv::Range(0, rows), [&](const cv::Range &range) {
+            const int count = static_cast<int>(regionPixels.size());
+            cv::parallel_for_(cv::Range(0, count), [&](const cv::Range &range) {
             int changed = 0;
-            for (int y = range.start; y < range.end; ++y) {
-                const float *nr = zmin.ptr<float>(y), *xr = zmax.ptr<float>(y);
-                float *out_row = next.ptr<float>(y);
-                for (int x = 0; x < cols; ++x) {
-                    const int p = y * cols + x;
-                    if (!region[p]) continue;
-                    const float mid = 0.5f * (std::log(nr[x]) + std::log(xr[x]));
-                    const float *fp = &feature[static_cast<size_t>(p) * 3];
-                    float wn = 0, wf = 0, sn = 0, sf = 0;
-                    for (int qy = std::max(0, y - vote_radius); qy <= std::min(rows - 1, y + vote_radius); ++qy) {
-                        for (int qx = std::max(0, x - vote_radius); qx <= std::min(cols - 1, x + vote_radius); ++qx) {
-                            const int q = qy * cols + qx;
-                            if (!voter[q] || q == p) continue;
-                            const float *fq = &feature[static_cast<size_t>(q) * 3];
-                            const float d0 = fp[0] - fq[0], d1 = fp[1] - fq[1], d2 = fp[2] - fq[2];
-                            const int index = static_cast<int>((d0 * d0 + d1 * d1 + d2 * d2) * to_index);
-                            if (index >= table_size) continue;
-                            const float w = table[index];
-                            if (logz[q] <= mid) { wn += w; sn += w * logz[q]; } else { wf += w; sf += w * logz[q]; }
-                        }
+            for (int k = range.start; k < range.end; ++k) {
+                const int p = regionPixels[k], y = p / cols, x = p % cols;
+                const float m = mid[p];
+                const float *fp = &feature[static_cast<size_t>(p) * 3];
+                float wn = 0, wf = 0, sn = 0, sf = 0;
+                const int x0 = std::max(0, x - vote_radius), x1 = std::min(cols - 1, x + vote_radius);
+                for (int qy = std::max(0, y - vote_radius); qy <= std::min(rows - 1, y + vote_radius); ++qy) {
+                    const int row = qy * cols;
+                    for (int qx = x0; qx <= x1; ++qx) {
+                        const int q = row + qx;
+                        const float *fq = &feature[static_cast<size_t>(q) * 3];
+                        const float d0 = fp[0] - fq[0], d1 = fp[1] - fq[1], d2 = fp[2] - fq[2];
+                        const float scaled = std::min((d0 * d0 + d1 * d1 + d2 * d2) * to_index, static_cast<float>(table_size));
+                        const float w = table[static_cast<int>(scaled)] * voter[q] * static_cast<float>(q != p);
+                        const float near = static_cast<float>(logz[q] <= m);
+                        const float wnq = w * near, wfq = w - wnq;
+                        wn += wnq;
+                        sn += wnq * logz[q];
+                        wf += wfq;
+                        sf += wfq * logz[q];
                     }
-                    if (wn + wf <= 0) continue;
-                    const bool near = wn >= wf;
-                    // A pixel already on the chosen surface keeps its own value.
-                    if (voter[p] && (logz[p] <= mid) == near) continue;
-                    const float value = near ? std::exp(sn / wn) : std::exp(sf / wf);
-                    if (value != out_row[x]) ++changed;
-                    out_row[x] = value;
                 }
+                if (wn + wf <= 0) continue;
+                const bool near = wn >= wf;
+                // A pixel already on the chosen surface keeps its own value.
+                if (voter[p] > 0 && (logz[p] <= m) == near) continue;
+                float *out_row = next.ptr<float>(y);
+                const float value = near ? std::exp(sn / wn) : std::exp(sf / wf);
+                if (value != out_row[x]) ++changed;
+                out_row[x] = value;
             }
             changed_total += changed;
-            }, 2);
+            }, 8);
             current = next;
             if (!changed_total) break;
         }
