@@ -171,15 +171,46 @@ struct FusionCompletion {
     /// Pixels the edge-aware fills left empty (walled in by strong edges far
     /// from any sample) get the morphological fill's value.
     func fillRemainingHoles(_ inverse: [Float]) throws -> [Float] {
-        guard inverse.contains(where: { !$0.isFinite || $0 <= 0 }) else { return inverse }
-        let depth = inverse.map { $0.isFinite && $0 > 0 ? 1 / $0 : Float.nan }
-        let maxDepth = Double(depth.lazy.filter(\.isFinite).max() ?? 100)
-        let filled = FloatMaps.floats(try CVEdgeAware.morphologicalFill(sparseDepth: try FloatMaps.mat(depth, size),
-                                                                         maxDepth: max(maxDepth, 1)))
-        return (0..<inverse.count).map { p in
-            inverse[p].isFinite && inverse[p] > 0 ? inverse[p] : (filled[p].isFinite && filled[p] > 0 ? 1 / filled[p] : .nan)
+        let w = size.width, h = size.height
+        var x0 = w, x1 = -1, y0 = h, y1 = -1
+        var maxDepth: Float = 0
+        for y in 0..<h {
+            for x in 0..<w {
+                let v = inverse[y * w + x]
+                if v.isFinite && v > 0 {
+                    maxDepth = max(maxDepth, 1 / v)
+                } else {
+                    x0 = min(x0, x); x1 = max(x1, x); y0 = min(y0, y); y1 = max(y1, y)
+                }
+            }
         }
+        guard x1 >= 0 else { return inverse }
+        // The holes are usually a few dozen pixels: the morphology runs on
+        // their bounding box grown by `holeMargin` (the reach of its 31-px
+        // dilations, repeated), not on the whole image.
+        let m = Self.holeMargin
+        let cx0 = max(0, x0 - m), cy0 = max(0, y0 - m), cw = min(w - 1, x1 + m) - cx0 + 1, ch = min(h - 1, y1 + m) - cy0 + 1
+        var crop = [Float](repeating: .nan, count: cw * ch)
+        for y in 0..<ch {
+            for x in 0..<cw {
+                let v = inverse[(y + cy0) * w + x + cx0]
+                if v.isFinite && v > 0 { crop[y * cw + x] = 1 / v }
+            }
+        }
+        let filled = FloatMaps.floats(try CVEdgeAware.morphologicalFill(
+            sparseDepth: try FloatMaps.mat(crop, PixelSize(width: cw, height: ch)), maxDepth: Double(max(maxDepth, 1))))
+        var out = inverse
+        for y in 0..<ch {
+            for x in 0..<cw {
+                let p = (y + cy0) * w + x + cx0, f = filled[y * cw + x]
+                if !(out[p].isFinite && out[p] > 0) { out[p] = f.isFinite && f > 0 ? 1 / f : .nan }
+            }
+        }
+        return out
     }
+
+    /// Pixels around the holes' bounding box that the last-resort morphology sees.
+    static let holeMargin = 48
 
     /// The smoothers blend near and far surfaces at depth discontinuities
     /// into "flying pixels" that belong to neither, and the fills put whole

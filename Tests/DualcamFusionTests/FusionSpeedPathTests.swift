@@ -1,10 +1,13 @@
 @testable import DualcamFusion
+import DualcamCV
+import DualcamGeometry
 import TestSupport
 import XCTest
 
 /// The fast paths behind `dualcam bench fuse` against plain reference
 /// computations: the IRLS median's branch-free quickselect against a sort,
-/// and the sample verifier's plane fit against the array entry point.
+/// the sample verifier's plane fit against the array entry point, and the
+/// hole fill on the holes' bounding box against the whole-image morphology.
 final class FusionSpeedPathTests: XCTestCase {
     func testMedianMatchesSortedMiddleWithTiesAndOddAndEvenCounts() {
         var rng = SeededGenerator(seed: 6)
@@ -33,5 +36,23 @@ final class FusionSpeedPathTests: XCTestCase {
         let value = try XCTUnwrap(SampleVerifier.planeValue(points))
         XCTAssertEqual(value, 0.5, accuracy: 1e-9)
         XCTAssertNil(SampleVerifier.planeValue(Array(points.prefix(3))))
+    }
+
+    func testHoleFillOnTheHolesBoxMatchesTheWholeImage() throws {
+        // A slanted surface (1/z from 0.2 to 1.1) with two holes: a 6x5 one and a single pixel.
+        let size = PixelSize(width: 160, height: 120)
+        var inverse = (0..<(size.width * size.height)).map { p in Float(0.2 + 0.9 * Double(p % size.width) / 160 + 0.001 * Double(p / size.width)) }
+        var holes: [Int] = [37 * size.width + 101]
+        for y in 50..<55 { for x in 60..<66 { holes.append(y * size.width + x) } }
+        for p in holes { inverse[p] = .nan }
+        let completion = try FusionCompletion(size: size, guideRGB: [UInt8](repeating: 128, count: size.width * size.height * 3))
+        let filled = try completion.fillRemainingHoles(inverse)
+        let whole = FloatMaps.floats(try CVEdgeAware.morphologicalFill(
+            sparseDepth: try FloatMaps.mat(inverse.map { $0.isFinite ? 1 / $0 : .nan }, size), maxDepth: 5))
+        for p in holes {
+            XCTAssertEqual(filled[p], 1 / whole[p], accuracy: 1e-5, "pixel \(p % size.width), \(p / size.width)")
+        }
+        for p in inverse.indices where inverse[p].isFinite { XCTAssertEqual(filled[p], inverse[p]) }
+        XCTAssertEqual(try completion.fillRemainingHoles(filled), filled, "nothing to fill")
     }
 }
