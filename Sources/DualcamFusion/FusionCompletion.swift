@@ -173,18 +173,21 @@ struct FusionCompletion {
     func fillRemainingHoles(_ inverse: [Float]) throws -> [Float] {
         let w = size.width, h = size.height
         var x0 = w, x1 = -1, y0 = h, y1 = -1
-        var maxDepth: Float = 0
-        for y in 0..<h {
-            for x in 0..<w {
-                let v = inverse[y * w + x]
-                if v.isFinite && v > 0 {
-                    maxDepth = max(maxDepth, 1 / v)
-                } else {
-                    x0 = min(x0, x); x1 = max(x1, x); y0 = min(y0, y); y1 = max(y1, y)
+        var lowest = Float.infinity
+        inverse.withUnsafeBufferPointer { inverse in
+            for y in 0..<h {
+                for x in 0..<w {
+                    let v = inverse[y * w + x]
+                    if v.isFinite && v > 0 {
+                        lowest = min(lowest, v)
+                    } else {
+                        x0 = min(x0, x); x1 = max(x1, x); y0 = min(y0, y); y1 = max(y1, y)
+                    }
                 }
             }
         }
         guard x1 >= 0 else { return inverse }
+        let maxDepth = lowest.isFinite ? 1 / lowest : 0
         // The holes are usually a few dozen pixels: the morphology runs on
         // their bounding box grown by `holeMargin` (the reach of its 31-px
         // dilations, repeated), not on the whole image.

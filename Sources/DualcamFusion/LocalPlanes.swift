@@ -112,30 +112,40 @@ public struct LocalPlanes: Equatable, Sendable {
         }
         }
         // Per pixel: the agreeing planes of the four surrounding nodes,
-        // bilinearly weighted (rows on two threads).
+        // bilinearly weighted; tile by tile (the pixels between four nodes),
+        // tile rows on two threads.
         var out = [Float](repeating: .nan, count: w * h)
         let inverseStep = 1 / Double(step), accept = acceptTolerance
         out.withUnsafeMutableBufferPointer { out in
         planes.withUnsafeBufferPointer { planes in
-        Concurrently.inHalves(h) { rowRange in
-        for y in rowRange {
-            let ny = y / step, fy = Double(y - ny * step) * inverseStep
-            for x in 0..<w {
-                let r0 = Double(reference[y * w + x])
-                guard r0.isFinite, r0 > 0 else { continue }
-                let nx = x / step, fx = Double(x - nx * step) * inverseStep
-                var sum = 0.0, total = 0.0
-                for corner in 0..<4 {
-                    let cx = nx + (corner & 1), cy = ny + (corner >> 1)
-                    guard let plane = planes[cy * nodeColumns + cx] else { continue }
-                    let v = plane.c0 + plane.cx * Double(x - cx * step) + plane.cy * Double(y - cy * step)
-                    guard abs(v - r0) <= accept * r0 else { continue }
-                    let b = (corner & 1 == 0 ? 1 - fx : fx) * (corner >> 1 == 0 ? 1 - fy : fy) + 1e-3
-                    sum += b * v
-                    total += b
+        reference.withUnsafeBufferPointer { reference in
+        Concurrently.inHalves(nodeRows - 1) { tileRows in
+        for ty in tileRows {
+            for tx in 0..<(nodeColumns - 1) {
+                let corners = [planes[ty * nodeColumns + tx], planes[ty * nodeColumns + tx + 1],
+                               planes[(ty + 1) * nodeColumns + tx], planes[(ty + 1) * nodeColumns + tx + 1]]
+                guard corners.contains(where: { $0 != nil }) else { continue }
+                for y in (ty * step)..<min(h, (ty + 1) * step) {
+                    let fy = Double(y - ty * step) * inverseStep
+                    for x in (tx * step)..<min(w, (tx + 1) * step) {
+                        let r0 = Double(reference[y * w + x])
+                        guard r0.isFinite, r0 > 0 else { continue }
+                        let fx = Double(x - tx * step) * inverseStep
+                        var sum = 0.0, total = 0.0
+                        for corner in 0..<4 {
+                            guard let plane = corners[corner] else { continue }
+                            let dx = Double(x - (tx + (corner & 1)) * step), dy = Double(y - (ty + (corner >> 1)) * step)
+                            let v = plane.c0 + plane.cx * dx + plane.cy * dy
+                            guard abs(v - r0) <= accept * r0 else { continue }
+                            let b = (corner & 1 == 0 ? 1 - fx : fx) * (corner >> 1 == 0 ? 1 - fy : fy) + 1e-3
+                            sum += b * v
+                            total += b
+                        }
+                        if total > 0 { out[y * w + x] = Float(sum / total) }
+                    }
                 }
-                if total > 0 { out[y * w + x] = Float(sum / total) }
             }
+        }
         }
         }
         }
