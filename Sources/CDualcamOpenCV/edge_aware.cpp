@@ -204,22 +204,41 @@ extern "C" int dc_relabel_depth_edges(const dc_mat *guide, const dc_mat *depth, 
             cv::Mat zmin, zmax;
             cv::erode(forMin, zmin, window);
             cv::dilate(forMax, zmax, window);
+            // Region pixels first (no logarithms needed), then log depth and
+            // voter flags only where a vote reads them: within vote_radius of
+            // a region pixel (a few of the image's pixels, and the logarithms
+            // are most of this pass).
             std::vector<int> regionPixels;
+            cv::Mat regionMask(rows, cols, CV_8UC1);
             for (int y = 0; y < rows; ++y) {
                 const float *zr = current.ptr<float>(y), *nr = zmin.ptr<float>(y), *xr = zmax.ptr<float>(y);
+                uint8_t *mr = regionMask.ptr<uint8_t>(y);
                 for (int x = 0; x < cols; ++x) {
+                    const int p = y * cols + x;
+                    const bool ok = std::isfinite(zr[x]) && zr[x] > 0;
+                    region[p] = ok && nr[x] > 0 && xr[x] >= ratio * nr[x];
+                    mr[x] = region[p] ? 255 : 0;
+                    if (region[p]) regionPixels.push_back(p);
+                }
+            }
+            cv::Mat needed;
+            cv::dilate(regionMask, needed, cv::getStructuringElement(cv::MORPH_RECT, {2 * vote_radius + 1, 2 * vote_radius + 1}));
+            for (int y = 0; y < rows; ++y) {
+                const float *zr = current.ptr<float>(y);
+                const uint8_t *nd = needed.ptr<uint8_t>(y);
+                for (int x = 0; x < cols; ++x) {
+                    if (!nd[x]) continue;
                     const int p = y * cols + x;
                     const bool ok = std::isfinite(zr[x]) && zr[x] > 0;
                     logz[p] = ok ? std::log(zr[x]) : 0.f;
                     voter[p] = ok ? 1.f : 0.f;
-                    region[p] = ok && nr[x] > 0 && xr[x] >= ratio * nr[x];
-                    if (region[p]) {
-                        const float a = std::log(nr[x]), b = std::log(xr[x]), t = (logz[p] - a) / (b - a);
-                        if (t >= edge && t <= 1 - edge) voter[p] = 0.f;
-                        mid[p] = 0.5f * (a + b);
-                        regionPixels.push_back(p);
-                    }
                 }
+            }
+            for (const int p : regionPixels) {
+                const int y = p / cols, x = p % cols;
+                const float a = std::log(zmin.at<float>(y, x)), b = std::log(zmax.at<float>(y, x)), t = (logz[p] - a) / (b - a);
+                if (t >= edge && t <= 1 - edge) voter[p] = 0.f;
+                mid[p] = 0.5f * (a + b);
             }
             cv::Mat next = current.clone();
             // Region pixels vote independently (they read `current`, write

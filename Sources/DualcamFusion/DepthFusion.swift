@@ -244,7 +244,9 @@ public enum DepthFusion {
         if var planes = options.localPlanes, !(input.stereo == nil && options.samplesOnlyCompletion == .morphology) {
             planes.sampleNoiseMetres = options.sampleNoiseMetres
             let fitted = planes.fit(reference: inverse, size: size, samples: samples) { verdicts[$0] != .outlier }
-            for p in 0..<n where fitted[p].isFinite { inverse[p] = fitted[p] }
+            inverse.withUnsafeMutableBufferPointer { inverse in
+                for p in 0..<n where fitted[p].isFinite { inverse[p] = fitted[p] }
+            }
         }
         // Nothing may leave the range the used samples span (with a margin):
         // a near-empty normalizer amplifies rounding into absurd values.
@@ -269,7 +271,13 @@ public enum DepthFusion {
         // OpenCV's threads, and the two at once measured slower.)
         if options.edgeRelabel.radius > 0 && !(input.stereo == nil && options.samplesOnlyCompletion == .morphology) {
             let relabelled = try completion.relabelEdges(depth, options.edgeRelabel)
-            for p in 0..<n where confidence[p] != .high { depth[p] = relabelled[p] }
+            depth.withUnsafeMutableBufferPointer { depth in
+                relabelled.withUnsafeBufferPointer { relabelled in
+                    confidence.withUnsafeBufferPointer { confidence in
+                        for p in 0..<n where confidence[p] != .high { depth[p] = relabelled[p] }
+                    }
+                }
+            }
         }
         let unfiltered = zip(depth, confidence).map { $1 == .high ? $0 : Float.nan }
         timings.confidenceMilliseconds = clock.lap()
