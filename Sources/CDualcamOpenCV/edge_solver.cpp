@@ -114,14 +114,14 @@ void weigh(const float *__restrict v, const float *__restrict logs, const float 
 __attribute__((target_clones("arch=x86-64-v3", "default")))
 void normalize(float *__restrict num, const float *__restrict den, float floor, int n) {
     const float nan = std::numeric_limits<float>::quiet_NaN();
-    for (int i = 0; i < n; ++i) num[i] = (den[i] > floor) & (den[i] > 0.f) ? num[i] / den[i] : nan;
+    for (int i = 0; i < n; ++i) num[i] = ((den[i] > floor) & (den[i] > 0.f)) ? num[i] / den[i] : nan;
 }
 
 /// num = NaN where den <= floor (or <= 0), unchanged elsewhere.
 __attribute__((target_clones("arch=x86-64-v3", "default")))
 void normalize_support(float *__restrict num, const float *__restrict den, float floor, int n) {
     const float nan = std::numeric_limits<float>::quiet_NaN();
-    for (int i = 0; i < n; ++i) num[i] = (den[i] > floor) & (den[i] > 0.f) ? num[i] : nan;
+    for (int i = 0; i < n; ++i) num[i] = ((den[i] > floor) & (den[i] > 0.f)) ? num[i] : nan;
 }
 
 /// solve_columns over all columns of the layout, in column stripes on OpenCV's threads.
