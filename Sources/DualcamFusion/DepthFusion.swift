@@ -241,9 +241,9 @@ public enum DepthFusion {
                                          stereoConfidence: input.stereoConfidence, completion: completion, options: options)
         }
         // Local planes of the samples replace the fill where they apply.
-        if var planes = options.localPlanes, !(input.stereo == nil && options.samplesOnlyCompletion == .morphology) {
-            planes.sampleNoiseMetres = options.sampleNoiseMetres
-            let fitted = planes.fit(reference: inverse, size: size, samples: samples) { verdicts[$0] != .outlier }
+        if let planes = options.localPlanes, !(input.stereo == nil && options.samplesOnlyCompletion == .morphology) {
+            let fitted = planes.fit(reference: inverse, size: size, samples: samples,
+                                    sampleNoiseMetres: options.sampleNoiseMetres) { verdicts[$0] != .outlier }
             inverse.withUnsafeMutableBufferPointer { inverse in
                 for p in 0..<n where fitted[p].isFinite { inverse[p] = fitted[p] }
             }

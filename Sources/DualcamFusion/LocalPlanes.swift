@@ -35,9 +35,8 @@ public struct LocalPlanes: Equatable, Sendable {
     public var selectTolerance = 0.09
     public var acceptTolerance = 0.03
     public var minimumSamples = 5
-    /// The samples' depth noise (sigma, metres); a plane is kept when the
-    /// weighted RMS residual is at most `maximumResidualSigmas` of it.
-    public var sampleNoiseMetres = 0.01
+    /// A plane is kept when the weighted RMS residual is at most this many
+    /// sample noise sigmas.
     public var maximumResidualSigmas = 2.5
 
     public init() {}
@@ -48,9 +47,11 @@ public struct LocalPlanes: Equatable, Sendable {
     }
 
     /// `reference`: inverse depth per pixel (NaN = unknown) choosing each
-    /// node's surface; samples with `include(i)` false are ignored. Returns
-    /// inverse depth per pixel, NaN where no plane applies.
-    public func fit(reference: [Float], size: PixelSize, samples: [MetricSample], include: (Int) -> Bool = { _ in true }) -> [Float] {
+    /// node's surface; `sampleNoiseMetres`: the samples' depth noise (sigma);
+    /// samples with `include(i)` false are ignored. Returns inverse depth per
+    /// pixel, NaN where no plane applies.
+    public func fit(reference: [Float], size: PixelSize, samples: [MetricSample], sampleNoiseMetres: Double,
+                    include: (Int) -> Bool = { _ in true }) -> [Float] {
         let w = size.width, h = size.height, step = max(1, self.step)
         let used = samples.indices.lazy.filter(include).count
         let density = Double(max(1, used)) / Double(w * h)

@@ -35,7 +35,7 @@ final class LocalPlanesTests: XCTestCase {
         let s = samples(plane, noise: 0.01)
         // Reference: the plane with a 1.5 % ripple (what a piecewise-smooth fill looks like).
         let reference = map { x, y in plane(x, y) * (1 + 0.015 * sin(x / 5) * cos(y / 7)) }
-        let fitted = LocalPlanes().fit(reference: reference, size: size, samples: s)
+        let fitted = LocalPlanes().fit(reference: reference, size: size, samples: s, sampleNoiseMetres: 0.01)
         var errors: [Double] = []
         for (p, v) in fitted.enumerated() where v.isFinite {
             let truth = 1 / plane(Double(p % size.width), Double(p / size.width))
@@ -52,9 +52,7 @@ final class LocalPlanesTests: XCTestCase {
         // A box at 1 m (x < 40) in front of a wall at 4 m.
         let scene = { (x: Double, _: Double) in x < 40 ? 1.0 : 0.25 }
         let s = samples(scene, noise: 0.005)
-        var planes = LocalPlanes()
-        planes.sampleNoiseMetres = 0.005
-        let fitted = planes.fit(reference: map(scene), size: size, samples: s)
+        let fitted = LocalPlanes().fit(reference: map(scene), size: size, samples: s, sampleNoiseMetres: 0.005)
         var worst = 0.0
         for (p, v) in fitted.enumerated() where v.isFinite {
             worst = max(worst, abs(Double(v) - scene(Double(p % size.width), 0)) / scene(Double(p % size.width), 0))
@@ -69,9 +67,7 @@ final class LocalPlanesTests: XCTestCase {
     /// Worst and 95th-percentile relative inverse-depth error of the fitted
     /// pixels against `truth`, and their fraction of the image.
     func check(_ truth: (Double, Double) -> Double, noise: Double) -> (worst: Double, p95: Double, coverage: Double) {
-        var planes = LocalPlanes()
-        planes.sampleNoiseMetres = noise
-        let fitted = planes.fit(reference: map(truth), size: size, samples: samples(truth, noise: noise))
+        let fitted = LocalPlanes().fit(reference: map(truth), size: size, samples: samples(truth, noise: noise), sampleNoiseMetres: noise)
         var errors: [Double] = []
         for (p, v) in fitted.enumerated() where v.isFinite {
             let t = truth(Double(p % size.width), Double(p / size.width))
@@ -109,9 +105,9 @@ final class LocalPlanesTests: XCTestCase {
 
     func testNoSamplesOrNoReferenceGivesNothing() {
         let reference = [Float](repeating: 0.5, count: size.width * size.height)
-        XCTAssertTrue(LocalPlanes().fit(reference: reference, size: size, samples: []).allSatisfy(\.isNaN))
+        XCTAssertTrue(LocalPlanes().fit(reference: reference, size: size, samples: [], sampleNoiseMetres: 0.01).allSatisfy(\.isNaN))
         let s = samples({ _, _ in 0.5 }, noise: 0.01)
         let unknown = [Float](repeating: .nan, count: size.width * size.height)
-        XCTAssertTrue(LocalPlanes().fit(reference: unknown, size: size, samples: s).allSatisfy(\.isNaN))
+        XCTAssertTrue(LocalPlanes().fit(reference: unknown, size: size, samples: s, sampleNoiseMetres: 0.01).allSatisfy(\.isNaN))
     }
 }
