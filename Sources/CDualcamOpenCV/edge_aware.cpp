@@ -195,7 +195,6 @@ extern "C" int dc_relabel_depth_edges(const dc_mat *guide, const dc_mat *depth, 
         // Per pixel: log depth, voter weight (1 or 0) and, for region pixels,
         // the log-range midpoint (voters at or below it count as near).
         std::vector<float> logz(n), voter(n), mid(n);
-        std::vector<uint8_t> region(n);
         for (int pass = 0; pass < iterations; ++pass) {
             cv::Mat valid = (current > 0) & (current == current);
             cv::Mat forMin = current.clone(), forMax = current.clone();
@@ -216,9 +215,9 @@ extern "C" int dc_relabel_depth_edges(const dc_mat *guide, const dc_mat *depth, 
                 for (int x = 0; x < cols; ++x) {
                     const int p = y * cols + x;
                     const bool ok = std::isfinite(zr[x]) && zr[x] > 0;
-                    region[p] = ok && nr[x] > 0 && xr[x] >= ratio * nr[x];
-                    mr[x] = region[p] ? 255 : 0;
-                    if (region[p]) regionPixels.push_back(p);
+                    const bool region = ok && nr[x] > 0 && xr[x] >= ratio * nr[x];
+                    mr[x] = region ? 255 : 0;
+                    if (region) regionPixels.push_back(p);
                 }
             }
             cv::Mat needed;

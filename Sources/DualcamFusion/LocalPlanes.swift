@@ -44,6 +44,8 @@ public struct LocalPlanes: Equatable, Sendable {
     /// A fitted node: v = c0 + cx dx + cy dy around the node.
     private struct Plane {
         var c0: Double, cx: Double, cy: Double
+
+        func value(dx: Double, dy: Double) -> Double { c0 + cx * dx + cy * dy }
     }
 
     /// `reference`: inverse depth per pixel (NaN = unknown) choosing each
@@ -95,14 +97,14 @@ public struct LocalPlanes: Equatable, Sendable {
                 let scale = 1 / (3 * sampleNoiseMetres * first.c0 * first.c0)
                 for k in picked.indices {
                     let i = picked[k]
-                    let u = (sv[i] - (first.c0 + first.cx * (sx[i] - x0) + first.cy * (sy[i] - y0))) * scale
+                    let u = (sv[i] - first.value(dx: sx[i] - x0, dy: sy[i] - y0)) * scale
                     weight[k] /= 1 + u * u
                 }
                 guard let plane = Self.solve(picked, weight, x0, y0, sx, sy, sv), plane.c0 > 0 else { continue }
                 var sum = 0.0, total = 0.0
                 for k in picked.indices {
                     let i = picked[k]
-                    let r = sv[i] - (plane.c0 + plane.cx * (sx[i] - x0) + plane.cy * (sy[i] - y0))
+                    let r = sv[i] - plane.value(dx: sx[i] - x0, dy: sy[i] - y0)
                     sum += weight[k] * r * r
                     total += weight[k]
                 }
@@ -135,8 +137,7 @@ public struct LocalPlanes: Equatable, Sendable {
                         var sum = 0.0, total = 0.0
                         for corner in 0..<4 {
                             guard let plane = corners[corner] else { continue }
-                            let dx = Double(x - (tx + (corner & 1)) * step), dy = Double(y - (ty + (corner >> 1)) * step)
-                            let v = plane.c0 + plane.cx * dx + plane.cy * dy
+                            let v = plane.value(dx: Double(x - (tx + (corner & 1)) * step), dy: Double(y - (ty + (corner >> 1)) * step))
                             guard abs(v - r0) <= accept * r0 else { continue }
                             let b = (corner & 1 == 0 ? 1 - fx : fx) * (corner >> 1 == 0 ? 1 - fy : fy) + 1e-3
                             sum += b * v
