@@ -128,6 +128,36 @@ final class FusionAccuracyTests: XCTestCase {
         XCTAssertLessThanOrEqual(r.unfiltered.meanAbsoluteRelativeError, 0.01)
     }
 
+    /// Where the RMSE of room 2 % comes from: output pixels whose 4x4 colour
+    /// rays split 8/8 between two surfaces (`ColourTies`) look the same
+    /// whichever surface the centre ray (the truth) hits, so any one-surface
+    /// assignment gets half of them wrong in expectation. Outside them the
+    /// fused map meets the issue's 10 cm; their expected cost alone exceeds it.
+    func testRoomRMSEOutsideColourTies() throws {
+        let scenario = try FusionScenario.named("room")
+        let r = try run(scenario, .random(fraction: 0.02))
+        let ties = try ColourTies.find(scenario)
+        let size = FusionScenario.size
+        let outside = try DepthMetrics.compare(estimateMetres: r.result.filteredDepth, truthMetres: scenario.truth, size: size,
+                                               mask: ties.isTie.map { !$0 })
+        let valid = scenario.truth.lazy.filter(\.isFinite).count
+        var tieSquaredError = 0.0, gapSum = 0.0
+        for p in ties.isTie.indices where ties.isTie[p] {
+            let e = Double(r.result.filteredDepth[p] - scenario.truth[p])
+            tieSquaredError += e * e
+            gapSum += Double(ties.squaredGap[p])
+        }
+        let floor = ties.expectedFloorRMSE(pixelCount: valid)
+        let axisFloor = ties.expectedFloorRMSE(pixelCount: valid, axisAlignedOnly: true)
+        print(String(format: "fusion room 2 %%: RMSE %.3f m; %d exact colour ties (%d along an image axis), expected RMSE of a hard assignment exact elsewhere %.3f m (%.3f m from the axis-aligned ties alone); fused squared error on the ties %.0f m^2 against a coin flip's %.0f m^2; RMSE outside the ties %.3f m",
+                     r.filtered.all.rmseMetres, ties.count, ties.axisAlignedCount, floor, axisFloor, tieSquaredError, gapSum / 2, outside.rmseMetres))
+        XCTAssertGreaterThan(ties.count, 100)
+        XCTAssertGreaterThan(axisFloor, 0.10, "the axis-aligned ties alone put a one-surface-per-pixel output above 10 cm RMSE in expectation")
+        XCTAssertLessThan(tieSquaredError, 0.6 * gapSum, "no worse than a coin flip on the ties")
+        XCTAssertLessThan(outside.rmseMetres, 0.10, "issue 6: RMSE at most 10 cm where the colour can decide")
+        XCTAssertEqual(outside.coverage, 1)
+    }
+
     func testSteps() throws {
         let scenario = try FusionScenario.named("steps")
         for (label, pattern) in [("steps 0.5 %", LidarSampling.Pattern.random(fraction: 0.005)),
