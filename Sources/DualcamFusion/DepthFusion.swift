@@ -99,6 +99,15 @@ public enum DepthFusion {
         /// uncertain), min(1, distance / `smoothedStereoSampleDistance` px).
         public var smoothedStereoWeight = 0.2
         public var smoothedStereoSampleDistance = 4.0
+        /// The stereo's agreement (times its confidence) where the
+        /// samples-only fill has no value: no sample reaches there (beyond
+        /// the sensor's range, or walled in by edges), so nothing contradicts
+        /// the stereo. With 0 it was dropped there and the surface took the
+        /// nearest samples' depth: the room's 6 m wall with samples limited
+        /// to 5 m came out 1.5 m short (abs rel 25 % beyond 5.1 m against
+        /// 1.9 % now). 0.25 rather than 1: the same figures, `--tele` abs rel
+        /// 1.18 % against 1.21 %.
+        public var unreachedStereoAgreement = 0.25
         /// Weight of a stereo pixel relative to a sample of confidence 1, before inverse-variance weighting.
         public var stereoWeight = 0.05
         /// The samples' depth noise (sigma, metres) for the inverse-variance weighting.

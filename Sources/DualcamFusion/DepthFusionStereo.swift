@@ -31,6 +31,7 @@ extension DepthFusion {
         // tolerance growing with the distance to the nearest sample; in the
         // same pass the depth guide's input (the stereo, else the samples-only
         // fill). One exp per pixel: on two threads.
+        let unreachedTrust = Float(options.unreachedStereoAgreement)
         var agreement = [Float](repeating: 0, count: n), guideInverse = [Float](repeating: 0, count: n)
         agreement.withUnsafeMutableBufferPointer { agreement in
             guideInverse.withUnsafeMutableBufferPointer { guideInverse in
@@ -38,7 +39,14 @@ extension DepthFusion {
                     for p in range {
                         let c = corrected[p], v = inverse[p]
                         guideInverse[p] = c.isFinite ? c : v
-                        guard c.isFinite, v.isFinite else { continue }
+                        guard c.isFinite else { continue }
+                        // Where the samples-only fill has no value (no sample
+                        // reaches, e.g. beyond the sensor's range) nothing
+                        // contradicts the stereo, and nothing confirms it.
+                        guard v.isFinite else {
+                            agreement[p] = (stereoConfidence?[p] ?? 1) * unreachedTrust
+                            continue
+                        }
                         let e = (c - v) / (tolerance * (1 + distance[p] / 2) * v)
                         agreement[p] = (stereoConfidence?[p] ?? 1) * exp(-e * e)
                     }

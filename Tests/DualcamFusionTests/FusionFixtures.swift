@@ -145,8 +145,8 @@ struct FusionScenario {
 
     /// LiDAR-like samples drawn at 640x480 (1 cm noise, 2 % outliers), in
     /// fusion-grid coordinates, with their ground truth.
-    func samples(_ pattern: LidarSampling.Pattern, seed: UInt64 = 3) throws -> (samples: [MetricSample], truth: [LidarSample]) {
-        let sampling = LidarSampling(pattern: pattern, rangeLimit: 6.5, noiseSigma: 0.01, outlierFraction: 0.02, seed: seed)
+    func samples(_ pattern: LidarSampling.Pattern, seed: UInt64 = 3, rangeLimit: Double = 6.5) throws -> (samples: [MetricSample], truth: [LidarSample]) {
+        let sampling = LidarSampling(pattern: pattern, rangeLimit: rangeLimit, noiseSigma: 0.01, outlierFraction: 0.02, seed: seed)
         let drawn = try sampling.sample(wideDepth)
         let scale = Double(Self.size.width) / Double(Self.wideSize.width)
         let samples = drawn.map {
