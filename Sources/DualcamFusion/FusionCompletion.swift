@@ -168,6 +168,43 @@ struct FusionCompletion {
         try smooth(sampleValue.map { max($0, 1e-6) }, sampleWeight, smoother, logDomain: true)
     }
 
+    /// Holes more than `wideHoleDistance` px from any value (where neither
+    /// stereo nor samples reach: beyond the sensor's range outside the
+    /// tele's view) take a fill of the values around them at half
+    /// resolution (`smoothAtHalfResolution`), where the texture that stops
+    /// the full-size fill is averaged away but object boundaries still stop
+    /// it; the last-resort morphology would let the nearer surfaces win
+    /// there. Narrower holes and whatever this leaves empty are unchanged.
+    func fillWideHoles(_ inverse: [Float], smoother: CVEdgeAware.SmootherParameters) throws -> [Float] {
+        let n = inverse.count, w = size.width, h = size.height
+        var valid = [UInt8](repeating: 0, count: n)
+        for p in 0..<n where inverse[p].isFinite && inverse[p] > 0 { valid[p] = 255 }
+        // A pixel more than 2 px from any value has an empty 3x3
+        // neighbourhood: without one (scattered holes) there is nothing to do.
+        var anyWide = false
+        search: for y in 1..<max(1, h - 1) {
+            for x in 1..<max(1, w - 1) where valid[y * w + x] == 0 {
+                if valid[(y - 1) * w + x - 1] | valid[(y - 1) * w + x] | valid[(y - 1) * w + x + 1] | valid[y * w + x - 1]
+                    | valid[y * w + x + 1] | valid[(y + 1) * w + x - 1] | valid[(y + 1) * w + x] | valid[(y + 1) * w + x + 1] == 0 {
+                    anyWide = true
+                    break search
+                }
+            }
+        }
+        guard anyWide, valid.contains(255) else { return inverse }
+        let distance = FloatMaps.floats(try CVEdgeAware.distanceToNonzero(try FloatMaps.mat(bytes: valid, channels: 1, size)))
+        let wide = Float(Self.wideHoleDistance)
+        guard distance.contains(where: { $0 > wide }) else { return inverse }
+        let filled = try smoothAtHalfResolution(inverse.map { $0.isFinite && $0 > 0 ? $0 : 0 },
+                                                valid.map { $0 > 0 ? 1 : 0 }, smoother)
+        var out = inverse
+        for p in 0..<n where distance[p] > wide && filled[p] > 0 { out[p] = filled[p] }
+        return out
+    }
+
+    /// The distance from any value beyond which a hole is wide (`fillWideHoles`).
+    static let wideHoleDistance = 2.0
+
     /// Pixels the edge-aware fills left empty (walled in by strong edges far
     /// from any sample) get the morphological fill's value.
     func fillRemainingHoles(_ inverse: [Float]) throws -> [Float] {
