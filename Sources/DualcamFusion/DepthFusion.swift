@@ -111,8 +111,9 @@ public enum DepthFusion {
         /// The half-resolution fill of holes that neither stereo nor samples
         /// reach (`FusionCompletion.fillWideHoles`). With `--tele` stereo and
         /// samples up to 5 m, beyond 5.1 m in the room: abs rel 14.3 -> 11.6 %
-        /// (lambda 600: the same; 9600: 12.6 %; colour sigma 24: 15.2 %).
-        public var wideHoleSmoother = CVEdgeAware.SmootherParameters(lambda: 2400, sigmaColor: 12, iterations: 2)
+        /// (lambda 600: the same; 9600: 12.6 %; colour sigma 24: 15.2 %); nil
+        /// leaves them to the last-resort morphology.
+        public var wideHoleSmoother: CVEdgeAware.SmootherParameters? = .init(lambda: 2400, sigmaColor: 12, iterations: 2)
         /// Weight of a stereo pixel relative to a sample of confidence 1, before inverse-variance weighting.
         public var stereoWeight = 0.05
         /// The samples' depth noise (sigma, metres) for the inverse-variance weighting.
@@ -271,8 +272,7 @@ public enum DepthFusion {
                 v[p] = v[p].isFinite && v[p] >= lowest && v[p] <= highest ? v[p] : (v[p].isFinite ? min(max(v[p], lowest), highest) : .nan)
             }
         }
-        inverse = try completion.fillWideHoles(inverse, smoother: options.wideHoleSmoother)
-        inverse = try completion.fillRemainingHoles(inverse)
+        inverse = try completion.fillRemainingHoles(inverse, wideHoleSmoother: options.wideHoleSmoother)
         var depth = inverse.map { $0.isFinite && $0 > 0 ? 1 / $0 : Float.nan }
         timings.completeMilliseconds = clock.lap()
 

@@ -205,9 +205,12 @@ struct FusionCompletion {
     /// The distance from any value beyond which a hole is wide (`fillWideHoles`).
     static let wideHoleDistance = 2.0
 
-    /// Pixels the edge-aware fills left empty (walled in by strong edges far
-    /// from any sample) get the morphological fill's value.
-    func fillRemainingHoles(_ inverse: [Float]) throws -> [Float] {
+    /// Pixels the edge-aware fills left empty: wide holes (where neither
+    /// stereo nor samples reach) first take `fillWideHoles` with
+    /// `wideHoleSmoother` (nil: skipped); the rest (walled in by strong
+    /// edges far from any sample) get the morphological fill's value.
+    func fillRemainingHoles(_ inverse: [Float], wideHoleSmoother: CVEdgeAware.SmootherParameters?) throws -> [Float] {
+        let inverse = try wideHoleSmoother.map { try fillWideHoles(inverse, smoother: $0) } ?? inverse
         let w = size.width, h = size.height
         var x0 = w, x1 = -1, y0 = h, y1 = -1
         var lowest = Float.infinity

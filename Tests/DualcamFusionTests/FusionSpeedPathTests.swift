@@ -46,13 +46,13 @@ final class FusionSpeedPathTests: XCTestCase {
         for y in 50..<55 { for x in 60..<66 { holes.append(y * size.width + x) } }
         for p in holes { inverse[p] = .nan }
         let completion = try FusionCompletion(size: size, guideRGB: [UInt8](repeating: 128, count: size.width * size.height * 3))
-        let filled = try completion.fillRemainingHoles(inverse)
+        let filled = try completion.fillRemainingHoles(inverse, wideHoleSmoother: nil)
         let whole = FloatMaps.floats(try CVEdgeAware.morphologicalFill(
             sparseDepth: try FloatMaps.mat(inverse.map { $0.isFinite ? 1 / $0 : .nan }, size), maxDepth: 5))
         for p in holes {
             XCTAssertEqual(filled[p], 1 / whole[p], accuracy: 1e-5, "pixel \(p % size.width), \(p / size.width)")
         }
         for p in inverse.indices where inverse[p].isFinite { XCTAssertEqual(filled[p], inverse[p]) }
-        XCTAssertEqual(try completion.fillRemainingHoles(filled), filled, "nothing to fill")
+        XCTAssertEqual(try completion.fillRemainingHoles(filled, wideHoleSmoother: nil), filled, "nothing to fill")
     }
 }
