@@ -43,12 +43,13 @@ extension DepthFusion {
                         // Where the samples-only fill has no value (no sample
                         // reaches, e.g. beyond the sensor's range) nothing
                         // contradicts the stereo, and nothing confirms it.
+                        let confidence = stereoConfidence?[p] ?? 1
                         guard v.isFinite else {
-                            agreement[p] = (stereoConfidence?[p] ?? 1) * unreachedTrust
+                            agreement[p] = confidence * unreachedTrust
                             continue
                         }
                         let e = (c - v) / (tolerance * (1 + distance[p] / 2) * v)
-                        agreement[p] = (stereoConfidence?[p] ?? 1) * exp(-e * e)
+                        agreement[p] = confidence * exp(-e * e)
                     }
                 }
             }

@@ -40,10 +40,7 @@ final class FusionAccuracyTests: XCTestCase {
         var stereoAlone: DepthErrors?
         var fusedOnStereo: DepthErrors?
         if stereo, let fit = result.fit {
-            let aligned = scenario.stereo.map { d -> Float in
-                let v = fit.apply(Double(d))
-                return d.isFinite && v > 0 ? Float(1 / v) : .nan
-            }
+            let aligned = Self.alignedStereoDepth(scenario.stereo, fit)
             stereoAlone = try DepthMetrics.compare(estimateMetres: aligned, truthMetres: scenario.truth, size: size)
             // Like for like: the fused map on the pixels where the stereo has values.
             fusedOnStereo = try DepthMetrics.compare(estimateMetres: result.filteredDepth, truthMetres: scenario.truth, size: size,
@@ -62,6 +59,30 @@ final class FusionAccuracyTests: XCTestCase {
         }
         return Run(filtered: filtered, unfiltered: unfiltered, nearest: nearest, stereoAlone: stereoAlone, fusedOnStereo: fusedOnStereo, result: result,
                    survivingOutliers: surviving)
+    }
+
+    /// The stereo through the fit's scale and shift, as depth (NaN where not positive).
+    static func alignedStereoDepth(_ stereo: [Float], _ fit: ScaleShiftFit) -> [Float] {
+        stereo.map { d -> Float in
+            let v = fit.apply(Double(d))
+            return d.isFinite && v > 0 ? Float(1 / v) : .nan
+        }
+    }
+
+    /// `dualcam fuse --tele` without the command line: 2 % samples drawn up
+    /// to `rangeLimit` metres and the stereo computed from the rendered
+    /// wide/tele pair by DualcamDepth, through `FusionPipeline`.
+    static func fuseWithTele(_ scenario: FusionScenario, rangeLimit: Double) throws
+        -> (outcome: FusionOutcome, stereo: (map: DepthMap, confidence: [Float]), wideSamples: [DepthSample]) {
+        let rig = try Synthesizer.scaledRig(try NominalDevice.load().rig, to: FusionScenario.wideSize)
+        let (_, drawn) = try scenario.samples(.random(fraction: 0.02), rangeLimit: rangeLimit)
+        let wideSamples = drawn.map { DepthSample(x: Double($0.x), y: Double($0.y), depthMetres: $0.depth, confidence: $0.confidence) }
+        let stereo = try TeleStereo.compute(rig: rig, wide: scenario.wideImage, tele: try scenario.teleImage(),
+                                            outputSize: FusionScenario.size)
+        let outcome = try FusionPipeline.run(FusionRequest(
+            wide: scenario.wideImage, wideIntrinsics: try rig.camera(.wide).model.intrinsics, samples: wideSamples,
+            stereo: stereo.map, stereoConfidence: stereo.confidence, outputSize: FusionScenario.size))
+        return (outcome, stereo, wideSamples)
     }
 
     /// Every pixel takes the depth of the nearest sample (4-connected flood fill from all samples, outliers included).
@@ -222,18 +243,16 @@ final class FusionAccuracyTests: XCTestCase {
         let result = try DepthFusion.fuse(input, options: DepthFusion.Options(focalPixels: scenario.focalPixels))
         let fit = try XCTUnwrap(result.fit)
         let beyond = scenario.truth.map { $0.isFinite && $0 > 5.1 }
-        XCTAssertGreaterThan(beyond.filter { $0 }.count, 10000)
+        let beyondCount = beyond.filter { $0 }.count
+        XCTAssertGreaterThan(beyondCount, 10000)
         XCTAssertEqual(samples.filter { $0.depthMetres > 5.1 }.count, 0)
         let all = try DepthMetrics.compare(estimateMetres: result.filteredDepth, truthMetres: scenario.truth, size: size)
         let fused = try DepthMetrics.compare(estimateMetres: result.filteredDepth, truthMetres: scenario.truth, size: size, mask: beyond)
-        let aligned = scenario.stereo.map { d -> Float in
-            let v = fit.apply(Double(d))
-            return d.isFinite && v > 0 ? Float(1 / v) : .nan
-        }
+        let aligned = Self.alignedStereoDepth(scenario.stereo, fit)
         let stereoAlone = try DepthMetrics.compare(estimateMetres: aligned, truthMetres: scenario.truth, size: size, mask: beyond)
         var bias = 0.0
         for p in beyond.indices where beyond[p] { bias += Double(result.filteredDepth[p] - scenario.truth[p]) }
-        bias /= Double(beyond.filter { $0 }.count)
+        bias /= Double(beyondCount)
         print(String(format: "fusion room 2 %%, samples up to 5 m: RMSE %.3f m, abs rel %.2f %%; beyond 5.1 m: RMSE %.3f m, abs rel %.2f %%, mean error %+.3f m; aligned stereo alone there: RMSE %.3f m, abs rel %.2f %%",
                      all.rmseMetres, 100 * all.meanAbsoluteRelativeError, fused.rmseMetres, 100 * fused.meanAbsoluteRelativeError, bias,
                      stereoAlone.rmseMetres, 100 * stereoAlone.meanAbsoluteRelativeError))
@@ -250,13 +269,7 @@ final class FusionAccuracyTests: XCTestCase {
         // the last-resort morphology alone, 31 % before the stereo was kept
         // where no sample reaches); the aligned tele stereo alone 8.5 % on
         // its 54 % of the wall.
-        let rig = try Synthesizer.scaledRig(try NominalDevice.load().rig, to: FusionScenario.wideSize)
-        let (_, drawn) = try scenario.samples(.random(fraction: 0.02), rangeLimit: 5)
-        let tele = try TeleStereo.compute(rig: rig, wide: scenario.wideImage, tele: try scenario.teleImage(), outputSize: size)
-        let outcome = try FusionPipeline.run(FusionRequest(
-            wide: scenario.wideImage, wideIntrinsics: try rig.camera(.wide).model.intrinsics,
-            samples: drawn.map { DepthSample(x: Double($0.x), y: Double($0.y), depthMetres: $0.depth, confidence: $0.confidence) },
-            stereo: tele.map, stereoConfidence: tele.confidence, outputSize: size))
+        let (outcome, _, _) = try Self.fuseWithTele(scenario, rangeLimit: 5)
         let teleAll = try DepthMetrics.compare(estimateMetres: outcome.result.filteredDepth, truthMetres: scenario.truth, size: size)
         let teleBeyond = try DepthMetrics.compare(estimateMetres: outcome.result.filteredDepth, truthMetres: scenario.truth, size: size,
                                                   mask: beyond)
@@ -272,13 +285,7 @@ final class FusionAccuracyTests: XCTestCase {
     func testTeleStereoThroughDualcamDepth() throws {
         let scenario = try FusionScenario.named("room")
         let size = FusionScenario.size
-        let rig = try Synthesizer.scaledRig(try NominalDevice.load().rig, to: FusionScenario.wideSize)
-        let (_, drawn) = try scenario.samples(.random(fraction: 0.02))
-        let wideSamples = drawn.map { DepthSample(x: Double($0.x), y: Double($0.y), depthMetres: $0.depth, confidence: $0.confidence) }
-        let stereo = try TeleStereo.compute(rig: rig, wide: scenario.wideImage, tele: try scenario.teleImage(), outputSize: size)
-        let outcome = try FusionPipeline.run(FusionRequest(
-            wide: scenario.wideImage, wideIntrinsics: try rig.camera(.wide).model.intrinsics, samples: wideSamples,
-            stereo: stereo.map, stereoConfidence: stereo.confidence, outputSize: size))
+        let (outcome, stereo, wideSamples) = try Self.fuseWithTele(scenario, rangeLimit: 6.5)
         let fit = try XCTUnwrap(outcome.result.fit)
         let fused = try DepthMetrics.compare(estimateMetres: outcome.result.filteredDepth, truthMetres: scenario.truth, size: size)
         let interior = try DepthMetrics.compare(

@@ -47,14 +47,9 @@ struct ColourTies {
     static func find(_ scenario: FusionScenario) throws -> ColourTies {
         let out = FusionScenario.size
         let rays = PixelSize(width: out.width * 4, height: out.height * 4)
-        let rig = try Synthesizer.scaledRig(try NominalDevice.load().rig, to: FusionScenario.wideSize)
-        var fineRig = try NominalDevice.load().rig
-        let wide = try rig.camera(.wide).model
-        try fineRig.setCamera(RigCamera(name: .wide, model: CameraModel(intrinsics: try wide.intrinsics.resampled(to: rays),
-                                                                        distortion: wide.distortion)))
-        let scene = try SceneLibrary.scene(named: scenario.name, options: SceneLibrary.Options())
-        let fine = try Renderer.render(scene, camera: .wide, of: fineRig, options: RenderOptions(samplesPerAxis: 1))
-        let depth = try fine.depth.pixels(as: Float.self)
+        let depth = try FusionScenario.centreRayDepth(
+            try SceneLibrary.scene(named: scenario.name, options: SceneLibrary.Options()),
+            wide: try Synthesizer.scaledRig(try NominalDevice.load().rig, to: FusionScenario.wideSize), grid: rays)
         var isTie = [Bool](repeating: false, count: out.width * out.height)
         var gap = [Float](repeating: 0, count: isTie.count)
         var axisAligned = isTie

@@ -54,12 +54,7 @@ struct FusionScenario {
         // (depth along each output pixel's centre ray), with the wide K
         // resampled as the guide's area resize moves the pixel grid
         // (`Intrinsics.resampled(to:)`, what `FusionPipeline` reports).
-        var smallRig = try NominalDevice.load().rig
-        let wideModel = try rig.camera(.wide).model
-        try smallRig.setCamera(RigCamera(name: .wide, model: CameraModel(intrinsics: try wideModel.intrinsics.resampled(to: size),
-                                                                         distortion: wideModel.distortion)))
-        let small = try Renderer.render(scene, camera: .wide, of: smallRig, options: RenderOptions(samplesPerAxis: 1))
-        let truth = try small.depth.pixels(as: Float.self)
+        let truth = try centreRayDepth(scene, wide: rig, grid: size)
         let (w, h) = (size.width, size.height)
         let discontinuity = Self.band(truth, w, h, radius: 2)
         let edge = Self.band(truth, w, h, radius: 1)
@@ -98,6 +93,17 @@ struct FusionScenario {
         let focal = try rig.camera(.wide).model.intrinsics.fx * Double(size.width) / Double(wideSize.width)
         return FusionScenario(name: name, wideImage: view.image, wideDepth: view.depth, guideRGB: guide.bytes,
                               truth: truth, discontinuity: discontinuity, stereo: stereo, focalPixels: focal)
+    }
+
+    /// The scene's depth along the centre rays of the wide image area-resized
+    /// from `wide`'s size to `grid` (the wide K resampled as that resize moves
+    /// the pixel grid, `Intrinsics.resampled(to:)`).
+    static func centreRayDepth(_ scene: Scene, wide rig: Rig, grid: PixelSize) throws -> [Float] {
+        var gridRig = try NominalDevice.load().rig
+        let wideModel = try rig.camera(.wide).model
+        try gridRig.setCamera(RigCamera(name: .wide, model: CameraModel(intrinsics: try wideModel.intrinsics.resampled(to: grid),
+                                                                        distortion: wideModel.distortion)))
+        return try Renderer.render(scene, camera: .wide, of: gridRig, options: RenderOptions(samplesPerAxis: 1)).depth.pixels(as: Float.self)
     }
 
     /// Pixels within `radius` of a depth discontinuity (a 4-neighbour whose
