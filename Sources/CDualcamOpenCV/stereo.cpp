@@ -166,16 +166,47 @@ extern "C" int dc_stereo_match(const dc_mat *left, const dc_mat *right, const dc
     });
 }
 
-extern "C" int dc_stereo_sgbm_wls(const dc_mat *left, const dc_mat *right, const dc_stereo_params *params,
-                                  double lambda, double sigma, int reference_right, dc_mat **disparity,
-                                  dc_error *err) {
+extern "C" int dc_stereo_opencv(const dc_mat *left, const dc_mat *right, const dc_opencv_matcher *m,
+                                int reference_right, dc_mat **disparity, dc_error *err) {
     return guarded(err, [&]() -> int {
-        if (!disparity) return fail(err, DC_ERR_ARGUMENT, "dc_stereo_sgbm_wls: out is NULL");
+        if (!disparity) return fail(err, DC_ERR_ARGUMENT, "dc_stereo_opencv: out is NULL");
         *disparity = nullptr;
-        if (int status = check_pair(left, right, err)) return status;
-        if (int status = check_params(params, err)) return status;
-        auto leftMatcher = make_sgbm(params);
-        auto rightMatcher = cv::ximgproc::createRightMatcher(leftMatcher);
+        if (!m) return fail(err, DC_ERR_ARGUMENT, "matcher settings are NULL");
+        if (int status = check_input(left, "left image", err)) return status;
+        if (int status = check_input(right, "right image", err)) return status;
+        const int type = left->mat.type();
+        if (type != right->mat.type() || left->mat.size() != right->mat.size())
+            return fail(err, DC_ERR_ARGUMENT, "the left and right images differ in size or type");
+        if (type != CV_8UC1 && !(m->algorithm == 0 && type == CV_8UC3))
+            return fail(err, DC_ERR_ARGUMENT, m->algorithm == 0 ? "SGBM images must be 8-bit with 1 or 3 channels"
+                                                                : "BM images must be 8-bit grey");
+        if (m->num_disparities < 16 || m->num_disparities % 16 != 0)
+            return fail(err, DC_ERR_ARGUMENT, "the number of disparities must be a positive multiple of 16, got " +
+                                                  std::to_string(m->num_disparities));
+        cv::Ptr<cv::StereoMatcher> matcher;
+        if (m->algorithm == 0) {
+            if (m->block_size < 1 || m->block_size % 2 == 0 || m->block_size > 11)
+                return fail(err, DC_ERR_ARGUMENT, "the SGBM block size must be odd, 1 to 11");
+            if (!(m->p1 > 0 && m->p2 > m->p1)) return fail(err, DC_ERR_ARGUMENT, "SGBM needs 0 < P1 < P2");
+            if (m->sgbm_mode < 0 || m->sgbm_mode > 3) return fail(err, DC_ERR_ARGUMENT, "unknown SGBM mode");
+            matcher = cv::StereoSGBM::create(m->min_disparity, m->num_disparities, m->block_size, m->p1, m->p2,
+                                             m->disp12_max_diff, m->pre_filter_cap, m->uniqueness, m->speckle_window,
+                                             m->speckle_range, m->sgbm_mode);
+        } else if (m->algorithm == 1) {
+            if (m->block_size < 5 || m->block_size % 2 == 0 || m->block_size > 255)
+                return fail(err, DC_ERR_ARGUMENT, "the BM block size must be odd, 5 to 255");
+            auto bm = cv::StereoBM::create(m->num_disparities, m->block_size);
+            bm->setMinDisparity(m->min_disparity);
+            bm->setPreFilterCap(m->pre_filter_cap);
+            bm->setUniquenessRatio(m->uniqueness);
+            bm->setSpeckleWindowSize(m->speckle_window);
+            bm->setSpeckleRange(m->speckle_range);
+            bm->setTextureThreshold(m->texture_threshold);
+            bm->setDisp12MaxDiff(m->disp12_max_diff);
+            matcher = bm;
+        } else {
+            return fail(err, DC_ERR_ARGUMENT, "unknown matcher algorithm");
+        }
         // Fresh headers: flipping into a header of the inputs would overwrite them.
         cv::Mat base, match;
         if (!reference_right) {
@@ -185,14 +216,19 @@ extern "C" int dc_stereo_sgbm_wls(const dc_mat *left, const dc_mat *right, const
             cv::flip(right->mat, base, 1);
             cv::flip(left->mat, match, 1);
         }
-        cv::Mat rawL, rawR, filtered;
-        leftMatcher->compute(base, match, rawL);
-        rightMatcher->compute(match, base, rawR);
-        auto wls = cv::ximgproc::createDisparityWLSFilter(leftMatcher);
-        wls->setLambda(lambda);
-        wls->setSigmaColor(sigma);
-        wls->filter(rawL, base, filtered, rawR);
-        cv::Mat result = to_pixels(filtered, params->min_disparity, 1.0f);
+        cv::Mat raw;
+        matcher->compute(base, match, raw);
+        if (m->wls) {
+            auto rightMatcher = cv::ximgproc::createRightMatcher(matcher);
+            cv::Mat rawR, filtered;
+            rightMatcher->compute(match, base, rawR);
+            auto wls = cv::ximgproc::createDisparityWLSFilter(matcher);
+            wls->setLambda(m->wls_lambda);
+            wls->setSigmaColor(m->wls_sigma);
+            wls->filter(raw, base, filtered, rawR);
+            raw = filtered;
+        }
+        cv::Mat result = to_pixels(raw, m->min_disparity, 1.0f);
         if (reference_right) cv::flip(result.clone(), result, 1);
         return emit(std::move(result), disparity, err);
     });

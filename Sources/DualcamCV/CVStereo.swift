@@ -90,12 +90,28 @@ public enum CVStereo {
     /// Plain OpenCV: StereoSGBM (left + right matcher) and the ximgproc
     /// DisparityWLSFilter guided by the reference image; the reference view's
     /// disparity (the left view's, or the right view's with `referenceIsRight`).
+    /// The matcher is `parameters`' search and block with P1 = 8 b^2,
+    /// P2 = 32 b^2, OpenCV's pre-filter cap 63 and no built-in LR check.
     public static func sgbmWLS(left: CVMat, right: CVMat, parameters: CVStereoParameters, referenceIsRight: Bool,
                                lambda: Double = 8000, sigma: Double = 1.5) throws -> CVMat {
-        var params = parameters.shim
+        let b = parameters.blockSize
+        var matcher = CVOpenCVMatcher.sgbm(
+            minDisparity: parameters.minDisparity, numDisparities: parameters.numDisparities, blockSize: b,
+            p1: 8 * b * b, p2: 32 * b * b, disp12MaxDiff: -1, preFilterCap: 63, uniqueness: parameters.uniqueness,
+            speckleWindow: parameters.speckleWindow, speckleRange: max(1, Int(parameters.speckleRange.rounded(.up))),
+            mode: .sgbm3Way)
+        matcher.wls = (lambda: lambda, sigma: sigma)
+        return try match(left: left, right: right, matcher: matcher, referenceIsRight: referenceIsRight)
+    }
+
+    /// OpenCV's own matcher `matcher` on a rectified 8-bit pair (grey, or RGB
+    /// for SGBM): the reference view's disparity, float32 pixels, NaN where
+    /// OpenCV marks no match (below the search).
+    public static func match(left: CVMat, right: CVMat, matcher: CVOpenCVMatcher, referenceIsRight: Bool = false) throws -> CVMat {
+        var settings = matcher.shim
         var d: OpaquePointer?
-        try Shim.call("SGBM + WLS") {
-            dc_stereo_sgbm_wls(left.handle, right.handle, &params, lambda, sigma, referenceIsRight ? 1 : 0, &d, $0)
+        try Shim.call(matcher.name) {
+            dc_stereo_opencv(left.handle, right.handle, &settings, referenceIsRight ? 1 : 0, &d, $0)
         }
         return try CVMat(adopting: d!)
     }

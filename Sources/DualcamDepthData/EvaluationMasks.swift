@@ -66,3 +66,23 @@ public enum EvaluationMasks {
         return mask
     }
 }
+
+extension EvaluationMasks {
+    /// Which pixels of a Middlebury-style mask to keep: `nonOccluded` (255)
+    /// or `all` known pixels (255 and the occluded 128).
+    public enum MaskSelection: String, CaseIterable, Sendable {
+        case nonOccluded = "nonocc", all
+    }
+
+    /// A Middlebury `mask0nocc.png`-style mask (1-channel, 8-bit: 255
+    /// non-occluded, 128 occluded, 0 invalid; other levels go to the nearest
+    /// of the three) as a pixel selection.
+    public static func middleburyMask(_ image: Image, selection: MaskSelection) throws -> [Bool] {
+        guard image.channels == 1, image.element == .uint8 else {
+            throw DualcamError.invalidValue(
+                name: "mask", reason: "expected an 8-bit 1-channel image (255 non-occluded, 128 occluded, 0 invalid), got a \(image.description)")
+        }
+        let lowest: UInt8 = selection == .nonOccluded ? 192 : 64
+        return try image.pixels(as: UInt8.self).map { $0 >= lowest }
+    }
+}

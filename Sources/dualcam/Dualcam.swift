@@ -18,6 +18,7 @@ struct Dualcam: ParsableCommand {
               dualcam calibrate --pattern chessboard:9x6:25mm --pairs views/ -o rig.yaml
               dualcam homography --distance 1.2m
               dualcam depth --wide w.png --tele t.png -o depth.pfm --mode unfiltered
+              dualcam eval depth.pfm --gt aloeGT.png --region 224,0,1282,1110 --wide aloeL.jpg --tele aloeR.jpg --baseline sgbm
               dualcam image info depth.pfm
               dualcam image convert depth.pfm depth.png --depth-png mm
               dualcam synth --scene room --size 1280x960 --out room
@@ -29,7 +30,7 @@ struct Dualcam: ParsableCommand {
             Distances take a unit: 1.2m, 120cm, 1200mm, 4ft, 48in, inf.
             """,
         version: "dualcam \(version) (OpenCV \(OpenCVInfo.version))",
-        subcommands: [ConvergeCommand.self, DepthCommand.self, CalibrationCommand.self, CalibrateCommand.self, HomographyCommand.self, ImageCommand.self, SynthCommand.self, FuseCommand.self, BenchCommand.self, DevicesCommand.self, CaptureCommand.self]
+        subcommands: [ConvergeCommand.self, DepthCommand.self, EvalCommand.self, CalibrationCommand.self, CalibrateCommand.self, HomographyCommand.self, ImageCommand.self, SynthCommand.self, FuseCommand.self, BenchCommand.self, DevicesCommand.self, CaptureCommand.self]
     )
 
     /// ArgumentParser's own errors (unknown option, missing value) print the

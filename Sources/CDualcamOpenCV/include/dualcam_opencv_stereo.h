@@ -59,15 +59,34 @@ int dc_stereo_match(const dc_mat *left, const dc_mat *right, const dc_mat *left_
                     const dc_stereo_params *params, int reference_right, const dc_mat *refine_mask,
                     dc_mat **disparity, dc_mat **confidence, dc_error *err);
 
-/* The plain OpenCV reference: StereoSGBM (left and right matchers,
- * ximgproc::createRightMatcher) + ximgproc DisparityWLSFilter (lambda, sigma)
- * guided by the reference image. Returns the reference view's filtered
- * disparity, float32 pixels: the left view's, or with `reference_right` the
- * right view's (both images mirrored and swapped, so the right view is the
- * matchers' base). Only min_disparity, num_disparities, block_size,
- * uniqueness and the speckle fields of `params` are used. */
-int dc_stereo_sgbm_wls(const dc_mat *left, const dc_mat *right, const dc_stereo_params *params, double lambda,
-                       double sigma, int reference_right, dc_mat **disparity, dc_error *err);
+/* Settings of OpenCV's own matchers (dc_stereo_opencv), as their create() takes them. */
+typedef struct dc_opencv_matcher {
+    int algorithm;          /* 0: cv::StereoSGBM, 1: cv::StereoBM */
+    int sgbm_mode;          /* cv::StereoSGBM::MODE_*: 0 SGBM, 1 HH, 2 SGBM_3WAY, 3 HH4 */
+    int min_disparity;      /* smallest disparity searched (pixels) */
+    int num_disparities;    /* positive multiple of 16 */
+    int block_size;         /* odd; SGBM 1-11, BM 5-255 */
+    int p1, p2;             /* SGBM smoothness penalties (0 < p1 < p2) */
+    int disp12_max_diff;    /* built-in left-right check, pixels; < 0 off */
+    int pre_filter_cap;     /* 1-63 */
+    int uniqueness;         /* percent */
+    int speckle_window;     /* largest speckle (pixels) removed; 0 = off */
+    int speckle_range;      /* disparity step (pixels) that separates speckles */
+    int texture_threshold;  /* BM only */
+    int wls;                /* 1: ximgproc right matcher + DisparityWLSFilter */
+    double wls_lambda, wls_sigma;
+} dc_opencv_matcher;
+
+/* Plain OpenCV on a rectified 8-bit pair (1 channel, or 3 for SGBM): the
+ * matcher of `settings`, and with `wls` its right matcher
+ * (ximgproc::createRightMatcher) and ximgproc's DisparityWLSFilter guided by
+ * the reference image. Returns the reference view's disparity, float32
+ * pixels, NaN below min_disparity (OpenCV's invalid marker): the left view's,
+ * or with `reference_right` the right view's (both images mirrored and
+ * swapped, so the right view is the matcher's base). Used as the reference
+ * dualcam is compared with (tests, bench, `dualcam eval --baseline`). */
+int dc_stereo_opencv(const dc_mat *left, const dc_mat *right, const dc_opencv_matcher *settings,
+                     int reference_right, dc_mat **disparity, dc_error *err);
 
 /* Confidence-weighted edge-aware fill: out = F(v c) / F(c), F = ximgproc's fast
  * global smoother guided by `guide` (8-bit, 1 or 3 channels, same size),

@@ -1,0 +1,160 @@
+import ArgumentParser
+import DualcamDepth
+import DualcamDepthData
+import DualcamGeometry
+import DualcamImaging
+import DualcamSupport
+import Foundation
+
+/// `dualcam eval`: scores a depth or disparity map (and optionally OpenCV's
+/// matcher on the same pair) against ground truth.
+struct EvalCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "eval",
+        abstract: "Score a depth or disparity map against ground truth (Middlebury, KITTI, dualcam).",
+        discussion: """
+            MAP is anything dualcam depth or fuse writes (its sidecar says what it holds) or another \
+            tool's map (give --map-type). Ground truth: Middlebury PFM disparity (inf unknown), 8/16-bit \
+            PNG disparity = value / --gt-scale (0 unknown, e.g. aloeGT.png with scale 1), KITTI uint16 \
+            disparity or depth (x256), dualcam PFM/NPY depth or PNG millimetres (--gt-format). \
+            --calibration (Middlebury calib.txt or a rectified rig) relates disparity and depth: \
+            Z = f B / (d + doffs). Disparity space (default for disparity ground truth) scores \
+            bad-0.5/1/2/4 (missing values count as bad; also given over valid pixels), avgerr and RMS \
+            in pixels; depth space AbsRel, RMSE, delta < 1.05 and < 1.25. Scores are also split into \
+            the band around the ground truth's discontinuities and the interior. --baseline runs \
+            OpenCV's matcher on the rectified pair --wide (left) / --tele (right) in the same run.
+
+            Example: dualcam eval depth.pfm --gt aloeGT.png --region 224,0,1282,1110 --wide aloeL.jpg --tele aloeR.jpg --baseline sgbm
+            """)
+
+    @Argument(help: "The map to score (optional with --baseline).") var map: String?
+    @Option(name: .long, help: "Ground truth file.") var gt: String
+    @Option(name: .customLong("gt-format"), help: "auto, disparity, depth, kitti-disparity or kitti-depth.") var gtFormat = "auto"
+    @Option(name: .customLong("gt-scale"), parsing: .unconditional, help: "PNG disparity ground truth: stored value / scale = disparity (0 = unknown).") var gtScale: Double = 1
+    @Option(name: .customLong("map-type"), help: "What a map without sidecar holds: depth (m), disparity (1/m) or pixels (pixel disparity).") var mapType: String?
+    @Option(name: .long, help: "Calibration relating disparity and depth (Middlebury calib.txt or a rectified rig).") var calibration: String?
+    @Option(name: .customLong("in"), help: "Compare in disparity (pixels) or depth (metres) space.") var space: String?
+    @Option(name: .long, help: "Middlebury-style mask (255 non-occluded, 128 occluded, 0 invalid).") var mask: String?
+    @Option(name: .customLong("mask-keep"), help: "Mask pixels scored: nonocc (255) or all (255 and 128).") var maskKeep = "nonocc"
+    @Option(name: .long, help: "Only score x0 <= x < x1, y0 <= y < y1 (map pixels): x0,y0,x1,y1.") var region: String?
+    @Flag(name: .customLong("resize-gt"), help: "Resize the ground truth (nearest; disparities scaled) to the map's size.") var resizeGT = false
+    @Option(name: .customLong("band-radius"), parsing: .unconditional, help: "Radius in pixels of the discontinuity band.") var bandRadius = 3
+    @Option(name: .long, help: "Also score OpenCV's matcher on --wide/--tele: sgbm, sgbm-wls or bm.") var baseline: String?
+    @Option(name: .long, help: "Left image of the rectified pair, for --baseline.") var wide: String?
+    @Option(name: .long, help: "Right image of the rectified pair, for --baseline.") var tele: String?
+    @Option(name: .customLong("num-disparities"), parsing: .unconditional, help: "--baseline search (default: the ground truth's largest disparity, rounded up to 16).") var numDisparities: Int?
+    @Option(name: .customLong("error-map"), help: "Write a PNG: bad red, good grey, missing black, not scored white.") var errorMap: String?
+    @Option(name: .customLong("bad-threshold"), parsing: .unconditional, help: "Error map threshold: pixels (disparity space, default 2) or relative error (depth, default 0.05).") var badThreshold: Double?
+    @Flag(name: .long, help: "Print the scores as JSON.") var json = false
+
+    func run() throws {
+        try reportingErrors { try execute() }
+    }
+
+    func execute() throws {
+        let format = try GroundTruthFormat(parsing: gtFormat)
+        let selection = try parseFlag("--mask-keep", maskKeep) { text -> EvaluationMasks.MaskSelection in
+            guard let s = EvaluationMasks.MaskSelection(rawValue: text.lowercased()) else { throw DualcamError.invalidValue(name: "mask", reason: "expected nonocc or all") }
+            return s
+        }
+        let chosenType = try mapType.map { try DepthDataType(parsing: $0, flag: "--map-type") }
+        let baselineMatcher = try baseline.map { try OpenCVStereoBaseline(parsing: $0) }
+        guard map != nil || baselineMatcher != nil else {
+            throw DualcamError.invalidValue(name: "dualcam eval", reason: "give a map to score, or --baseline with --wide and --tele")
+        }
+        if baselineMatcher != nil, wide == nil || tele == nil {
+            throw DualcamError.invalidValue(name: "--baseline", reason: "needs the rectified pair: --wide LEFT --tele RIGHT")
+        }
+        if baselineMatcher == nil, wide != nil || tele != nil {
+            throw DualcamError.invalidValue(name: wide != nil ? "--wide" : "--tele", reason: "is the pair for --baseline; give --baseline sgbm, sgbm-wls or bm")
+        }
+        guard (0...64).contains(bandRadius) else { throw DualcamError.invalidValue(name: "--band-radius \(bandRadius)", reason: "expected 0 to 64 pixels") }
+        if let t = badThreshold, !(t.isFinite && t > 0) { throw DualcamError.invalidValue(name: "--bad-threshold \(t)", reason: "expected a positive number") }
+        if let errorMap, try ImageFormat.of(URL(fileURLWithPath: errorMap)) != .png {
+            throw DualcamError.invalidValue(name: "--error-map \(errorMap)", reason: "expected a .png file")
+        }
+        let clock = Timings()
+
+        // Inputs: the map, the pair for the baseline, the ground truth.
+        let scored = try map.map { path in
+            try clock.measure("read") { try EvaluationMapReader.readEstimate(URL(fileURLWithPath: path), type: chosenType) }
+        }
+        let pair = try baselineMatcher.map { _ in
+            try clock.measure("read") {
+                (left: try ImageIO.read(URL(fileURLWithPath: wide!)), right: try ImageIO.read(URL(fileURLWithPath: tele!)))
+            }
+        }
+        let evaluationSize = scored?.map.size ?? PixelSize(width: pair!.left.width, height: pair!.left.height)
+        var (truth, truthHow) = try clock.measure("read") {
+            try EvaluationMapReader.readGroundTruth(URL(fileURLWithPath: gt), format: format, disparityScale: gtScale)
+        }
+        var selected = try mask.map { path in
+            try EvaluationMasks.middleburyMask(try ImageIO.read(URL(fileURLWithPath: path)), selection: selection)
+        }
+        if let selected, selected.count != truth.values.count {
+            throw DualcamError.invalidValue(name: "--mask \(mask!)", reason: "is not the ground truth's size \(truth.size)")
+        }
+        if let path = calibration {
+            let rig = try loadCalibration(path).file.rig
+            truth.geometry = try parseFlag("--calibration", path) { _ in try DisparityGeometry(rectifiedRig: rig, size: truth.size) }
+        }
+        if truth.size != evaluationSize {
+            guard resizeGT else {
+                throw DualcamError.invalidValue(
+                    name: gt, reason: "ground truth is \(truth.size) but the map is \(evaluationSize); pass --resize-gt to resize the ground truth")
+            }
+            let original = truth.size
+            truth = try parseFlag("--resize-gt", "") { _ in try truth.resized(to: evaluationSize) }
+            selected = try selected.map { try EvaluationMasks.resized($0, from: original, to: evaluationSize) }
+        }
+        var options = EvaluationOptions(space: try space.map { try EvaluationSpace(parsing: $0) }
+            ?? (truth.kind == .disparityPixels ? .disparity : .depth))
+        options.mask = selected
+        options.bandRadius = bandRadius
+        options.region = try region.map { try parseFlag("--region", $0, parseRegion) }
+
+        var entries: [EvalReport.Entry] = []
+        if let scored, let path = map {
+            let evaluation = try clock.measure("score") { try StereoEvaluation(estimate: scored.map, truth: truth, options: options) }
+            entries.append(.init(name: URL(fileURLWithPath: path).lastPathComponent, description: scored.description,
+                                 evaluation: evaluation, milliseconds: nil))
+        }
+        if let matcher = baselineMatcher, let pair {
+            let search = try numDisparities ?? defaultSearch(truth, options: options)
+            let start = Date()
+            let values = try matcher.disparity(left: pair.left, right: pair.right, numDisparities: search)
+            let milliseconds = Date().timeIntervalSince(start) * 1000
+            var result = try EvaluationMap(size: PixelSize(width: pair.left.width, height: pair.left.height), values: values, kind: .disparityPixels)
+            result = try parseFlag("--wide", wide!) { _ in try result.resized(to: evaluationSize) }
+            entries.append(.init(name: matcher.label, description: "\(search) disparities from 0, on \(URL(fileURLWithPath: wide!).lastPathComponent) / \(URL(fileURLWithPath: tele!).lastPathComponent)",
+                                 evaluation: try StereoEvaluation(estimate: result, truth: truth, options: options), milliseconds: milliseconds))
+        }
+        if let errorMap, let first = entries.first {
+            let threshold = badThreshold ?? (options.space == .disparity ? 2 : 0.05)
+            try ImageIO.write(first.evaluation.errorMap(badThreshold: threshold), to: URL(fileURLWithPath: errorMap))
+        }
+        let report = EvalReport(groundTruth: gt, groundTruthDescription: truthHow, geometry: truth.geometry, options: options,
+                                entries: entries, timingsMs: clock.milliseconds)
+        if json { try printJSON(report) } else { print(report.text) }
+    }
+
+    /// The baseline's search: the ground truth's largest disparity (in the
+    /// evaluation's pixels) + 1, rounded up to a multiple of 16.
+    func defaultSearch(_ truth: EvaluationMap, options: EvaluationOptions) throws -> Int {
+        let disparities = try truth.values(in: .disparity, target: truth.geometry)
+        guard let largest = disparities.filter(\.isFinite).max(), largest < 1024 else {
+            throw DualcamError.invalidValue(name: "--num-disparities", reason: "cannot be taken from the ground truth (no disparity below 1024 px); give it")
+        }
+        return max(16, Int(((Double(largest) + 1) / 16).rounded(.up)) * 16)
+    }
+}
+
+/// `x0,y0,x1,y1` (x1, y1 exclusive) as a rectangle.
+func parseRegion(_ text: String) throws -> PixelRect {
+    let parts = text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+    guard parts.count == 4, let x0 = parts[0], let y0 = parts[1], let x1 = parts[2], let y1 = parts[3],
+          x0 >= 0, y0 >= 0, x1 > x0, y1 > y0 else {
+        throw DualcamError.invalidValue(name: "region", reason: "expected x0,y0,x1,y1 with 0 <= x0 < x1 and 0 <= y0 < y1")
+    }
+    return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+}
