@@ -31,6 +31,9 @@ public enum Benchmarks {
             try DepthBenchmark.run(name: "depth-photo", input: PixelSize(width: 1920, height: 1440),
                                    output: PixelSize(width: 768, height: 576), runs: runs)
         },
+        Entry(name: "depth-real", summary: "stereo disparity on Middlebury Aloe (real, opencv-doc): dualcam unfiltered and filtered vs OpenCV SGBM_3WAY and SGBM_3WAY + WLS, scored against its ground truth") { runs in
+            try DepthRealBenchmark.run(runs: runs)
+        },
         Entry(name: "render", summary: "ray-cast the room scene, wide + tele at 1920x1440, 4 samples per pixel") { runs in
             try RenderBenchmark.run(name: "render", scene: SceneLibrary.room(.init()),
                                     size: PixelSize(width: 1920, height: 1440), samplesPerAxis: 2, runs: runs)

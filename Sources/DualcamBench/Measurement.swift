@@ -47,14 +47,31 @@ public struct BenchmarkResult: Codable, Sendable {
     public var ratio: Double { dualcam.median / referenceTiming.median }
     /// Other figures the benchmark reports (throughputs, sizes).
     public var figures: [String: Double]
+    /// A Markdown table of the figures side by side, for benchmarks that compare several methods.
+    public var table: String?
+
+    public init(name: String, work: String, reference: String, dualcam: Timing, referenceTiming: Timing,
+                figures: [String: Double], table: String? = nil) {
+        self.name = name
+        self.work = work
+        self.reference = reference
+        self.dualcam = dualcam
+        self.referenceTiming = referenceTiming
+        self.figures = figures
+        self.table = table
+    }
 
     public var text: String {
         var lines = ["benchmark \(name): \(work), \(dualcam.runs.count) runs",
                      "  dualcam:   \(dualcam.summary)",
                      "  reference: \(referenceTiming.summary) — \(reference)",
                      String(format: "  ratio dualcam / reference: %.2f", ratio)]
-        for (key, value) in figures.sorted(by: { $0.key < $1.key }) {
-            lines.append(String(format: "  %@: %.4g", key, value))
+        if let table {
+            lines.append(table)  // the figures, side by side (JSON carries them one by one)
+        } else {
+            for (key, value) in figures.sorted(by: { $0.key < $1.key }) {
+                lines.append(String(format: "  %@: %.4g", key, value))
+            }
         }
         return lines.joined(separator: "\n")
     }

@@ -99,6 +99,12 @@ public enum CalibrationImport {
         }
     }
 
+    /// Parses the text of a Middlebury `calib.txt` (see `MiddleburyImport`);
+    /// `name` stands for the file in errors.
+    public static func middlebury(text: String, name: String, options: Options = Options()) throws -> CalibrationFile {
+        try MiddleburyImport.parse(text, path: name, options: options)
+    }
+
     /// Loads the nominal device profile (embedded in the binary).
     public static func nominalDevice() throws -> CalibrationFile { try NominalDevice.load() }
 }

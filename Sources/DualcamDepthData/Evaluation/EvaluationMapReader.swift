@@ -13,9 +13,11 @@ import Foundation
 ///   16-bit PNG (0 unknown), as dualcam and most depth SDKs write.
 /// - `kittiDepth`: KITTI's uint16 PNG, depth = value / 256 m, 0 unknown.
 /// - `auto`: a map with a dualcam sidecar (`FILE.json`) is read as the
-///   sidecar says; otherwise PFM is Middlebury disparity and an 8-bit PNG
-///   is disparity / scale; a 16-bit PNG or an NPY without a sidecar is
-///   ambiguous and must be named.
+///   sidecar says; an 8-bit PNG is disparity / scale; a PFM or NPY is
+///   depth when its name contains "depth" (`wide.depth.pfm` from `synth`)
+///   and disparity when it contains "disp" (`disp0GT.pfm`); anything else,
+///   and any 16-bit PNG (mm, KITTI depth or KITTI disparity), is ambiguous
+///   and must be named.
 public enum GroundTruthFormat: String, CaseIterable, Sendable {
     case auto, disparity, depth
     case kittiDisparity = "kitti-disparity", kittiDepth = "kitti-depth"
@@ -101,15 +103,20 @@ public enum EvaluationMapReader {
     }
 
     private static func guessFormat(_ url: URL, fileFormat: ImageFormat, image: Image) throws -> GroundTruthFormat {
+        let name = url.lastPathComponent.lowercased()
         switch fileFormat {
-        case .pfm: return .disparity
+        case .png where image.element == .uint8:
+            return .disparity
         case .png:
-            if image.element == .uint8 { return .disparity }
             throw DualcamError.format(
                 path: url.path, reason: "a 16-bit PNG may hold KITTI disparity, KITTI depth or millimetres; give --gt-format kitti-disparity, kitti-depth or depth")
+        case .pfm, .npy, .exr, .tiff:
+            if name.contains("depth") { return .depth }
+            if name.contains("disp") { return .disparity }
+            fallthrough
         default:
             throw DualcamError.format(
-                path: url.path, reason: "cannot tell what this \(fileFormat.name) ground truth holds; give --gt-format disparity or depth")
+                path: url.path, reason: "cannot tell whether this \(fileFormat.name) ground truth holds depth or disparity; give --gt-format depth or disparity")
         }
     }
 
