@@ -11,8 +11,9 @@ import PackageDescription
 //     -> DualcamImaging     -> DualcamCV -> CDualcamOpenCV (C++ shim, plain C API)
 //     -> DualcamLinearAlgebra -> CLapacke (system library, pkg-config lapacke)
 //     -> DualcamDepthData   -> DualcamGeometry, DualcamImaging, DualcamSupport
-//        (typed depth maps, sizes, confidence, depth files, metadata, metrics;
-//        shared by DualcamDepth and DualcamFusion)
+//        (typed depth maps, sizes, confidence, depth files, metadata, metrics,
+//        evaluation against ground truth (dualcam eval); shared by DualcamDepth
+//        and DualcamFusion)
 //
 //   Capture (issue 7), kernel-facing parts without OpenCV or Foundation (they
 //   also run statically linked inside a small VM):
