@@ -3,7 +3,7 @@ import TestSupport
 import XCTest
 
 final class HelpAndVersionTests: XCTestCase {
-    static let subcommands = ["bench", "calibrate", "calibration", "capture", "converge", "depth", "devices", "fuse", "homography", "image", "synth"]
+    static let subcommands = ["bench", "calibrate", "calibration", "capture", "converge", "depth", "devices", "eval", "fuse", "homography", "image", "synth"]
 
     func testHelpListsEverySubcommandWithAPurposeAndAnExample() throws {
         let result = try E2E.succeed(["--help"])
@@ -42,7 +42,7 @@ final class HelpAndVersionTests: XCTestCase {
         let commands: [[String]] = [
             ["calibration"], ["calibration", "show"], ["calibration", "convert"],
             ["calibrate"], ["calibrate", "run"], ["calibrate", "verify"], ["calibrate", "test"],
-            ["homography"], ["image"], ["image", "info"], ["image", "convert"], ["synth"], ["bench"], ["converge"], ["depth"], ["fuse"],
+            ["homography"], ["image"], ["image", "info"], ["image", "convert"], ["synth"], ["bench"], ["converge"], ["depth"], ["eval"], ["fuse"],
         ]
         for command in commands {
             let result = try E2E.succeed(command + ["--help"])
