@@ -13,7 +13,7 @@ extension SceneLibrary {
         /// Floor tiles: pitch and grout width.
         public static let floorTilePeriodMetres = 0.4, floorGroutMetres = 0.006
         /// The tiled panel on the back wall (1 cm in front of it): x and y extents, pitch, grout.
-        public static let wallTilesX = -2.2 ... -1.0, wallTilesY = -0.6...0.6
+        public static let wallTilesX = -1.8 ... -0.8, wallTilesY = -1.1 ... -0.2
         public static let wallTilePeriodMetres = 0.15, wallGroutMetres = 0.004
         /// Striped wallpaper on the right wall (x = +halfWidth), stripes along z.
         public static let wallpaperPeriodMetres = 0.2
@@ -125,7 +125,7 @@ extension SceneLibrary {
             SceneObject(name: "desk", shape: .box(center: Vector3(1.0, 0.83, 3.6), halfSize: Vector3(0.7, 0.37, 0.4),
                                                   interior: false),
                         appearance: texture(3, seed: s, distance: 3.2)),
-            SceneObject(name: "cabinet", shape: .box(center: Vector3(-1.7, 0.35, 4.2), halfSize: Vector3(0.4, 0.85, 0.3),
+            SceneObject(name: "cabinet", shape: .box(center: Vector3(-1.7, 0.6, 4.2), halfSize: Vector3(0.4, 0.6, 0.3),
                                                      interior: false),
                         appearance: texture(4, seed: s, distance: 4)),
             SceneObject(name: "ball", shape: .sphere(center: Vector3(-0.5, 0.4, 2.5), radius: 0.3),
