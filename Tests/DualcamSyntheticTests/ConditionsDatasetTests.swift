@@ -32,6 +32,7 @@ final class ConditionsDatasetTests: XCTestCase {
             let difference = a.image.withUnsafeBytes { x in b.image.withUnsafeBytes { y in
                 zip(x, y).reduce(0.0) { $0 + abs(Double($1.0) - Double($1.1)) } / Double(x.count)
             } }
+            F.record("real vs clean \(a.camera): mean absolute difference (levels)", difference)
             XCTAssertGreaterThan(difference, 5, "\(a.camera) image changed")
             XCTAssertEqual(a.depth, b.depth, "\(a.camera) depth")
             XCTAssertEqual(a.objectIDs, b.objectIDs)
@@ -40,6 +41,8 @@ final class ConditionsDatasetTests: XCTestCase {
         XCTAssertEqual(clean.lidar, real.lidar)
         // Red over blue rises in tele (white balance 1.08 / 0.9 before the tone curve).
         func redOverBlue(_ image: Image) -> Double { F.mean(F.channel(image, 0)) / F.mean(F.channel(image, 2)) }
+        F.record("tele/wide red-over-blue, real and clean", redOverBlue(real.tele.image) / redOverBlue(real.wide.image),
+                 redOverBlue(clean.tele.image) / redOverBlue(clean.wide.image))
         XCTAssertGreaterThan(redOverBlue(real.tele.image) / redOverBlue(real.wide.image),
                              1.03 * redOverBlue(clean.tele.image) / redOverBlue(clean.wide.image))
         XCTAssertEqual(CaptureConditions.real.tele.exposure, 0.8)

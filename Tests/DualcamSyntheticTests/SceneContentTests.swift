@@ -86,6 +86,7 @@ final class SceneContentTests: XCTestCase {
             XCTAssertLessThan(F.mean(wall), 0.35, "\(view.camera)")
             let textured = Self.localDeviations(view, ids: ball)
             XCTAssertGreaterThan(textured.count, 200)
+            F.record("\(view.camera) ball local sd mean", F.mean(textured))
             XCTAssertGreaterThan(F.mean(textured), 10, "\(view.camera): the ball is textured")
             let depth = view.depthValues()
             let wallDepths = depth.indices.filter { painted.contains(view.objectIDs[$0]) }.map { Double(depth[$0]) }
