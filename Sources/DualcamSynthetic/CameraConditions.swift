@@ -50,8 +50,8 @@ public struct CameraConditions: Equatable, Hashable, Sendable, Encodable {
     /// Vignetting, radial falloff of the illumination: the relative
     /// illumination is V(r) = 1 - s (r / rCorner)^2 with s this value, r the
     /// distance in pixels from the principal point (cx, cy) and rCorner the
-    /// distance from it to the farthest image corner. So the farthest corner
-    /// gets 1 - s of the centre's light. 0 = none; in [0, 0.99].
+    /// distance from it to the farthest corner pixel's centre. So that corner
+    /// pixel gets 1 - s of the centre's light. 0 = none; in [0, 0.99].
     public var vignettingCornerFalloff: Double
     /// Optical blur (defocus, lens softness): a Gaussian point-spread function
     /// of this standard deviation in pixels, applied to the linear image
