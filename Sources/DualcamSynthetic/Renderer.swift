@@ -34,23 +34,33 @@ public struct RenderOptions: Equatable, Sendable {
     public var region: RenderRegion?
     /// Node spacing of the undistortion grid in pixels (see `UndistortionGrid`).
     public var undistortionGridStep: Double
+    /// Also return the linear colour before quantization (`RenderedView.linear`),
+    /// the input of `CaptureConditions` (camera conditions). Off by default: it
+    /// costs 12 bytes per pixel and does not change `image`.
+    public var keepLinear: Bool
 
     public init(samplesPerAxis: Int = 2, noiseSigma: Double = 0, seed: UInt64 = 0, jitter: Bool = false,
-                region: RenderRegion? = nil, undistortionGridStep: Double = 4) {
+                region: RenderRegion? = nil, undistortionGridStep: Double = 4, keepLinear: Bool = false) {
         self.samplesPerAxis = samplesPerAxis
         self.noiseSigma = noiseSigma
         self.seed = seed
         self.jitter = jitter
         self.region = region
         self.undistortionGridStep = undistortionGridStep
+        self.keepLinear = keepLinear
     }
 }
 
 /// One rendered camera view with its ground truth.
 public struct RenderedView: Sendable {
     public let camera: FrameName
-    /// RGB uint8, linear colour * 255 rounded to nearest and clamped (no gamma).
+    /// RGB uint8, linear colour * 255 rounded to nearest and clamped (no gamma),
+    /// or, after `CaptureConditions.apply`, the image those camera conditions form.
     public let image: Image
+    /// With `RenderOptions.keepLinear`: float32 RGB, the value `image` quantizes
+    /// before any camera conditions, i.e. linear colour in [0, 1] plus the
+    /// renderer's Gaussian noise / 255 (not clamped); nil otherwise.
+    public let linear: Image?
     /// Float32, 1 channel: Z (metres, along this camera's optical axis) of the
     /// surface hit by the ray through the pixel centre (undistortion refined to
     /// ~1e-8 px, `CameraRays.refined`); NaN where it hits nothing.
@@ -59,6 +69,20 @@ public struct RenderedView: Sendable {
     /// centre; -1 where nothing is hit.
     public let objectIDs: [Int32]
     public let size: PixelSize
+
+    init(camera: FrameName, image: Image, linear: Image? = nil, depth: Image, objectIDs: [Int32], size: PixelSize) {
+        self.camera = camera
+        self.image = image
+        self.linear = linear
+        self.depth = depth
+        self.objectIDs = objectIDs
+        self.size = size
+    }
+
+    /// The same view with another image (its ground truth unchanged).
+    func replacingImage(_ image: Image) -> RenderedView {
+        RenderedView(camera: camera, image: image, linear: linear, depth: depth, objectIDs: objectIDs, size: size)
+    }
 
     /// The depth values, row-major.
     public func depthValues() -> [Float] {
@@ -119,24 +143,15 @@ public enum Renderer {
         var rgb = [UInt8](repeating: 0, count: 3 * count)
         var depth = [Float](repeating: .nan, count: count)
         var ids = [Int32](repeating: -1, count: count)
+        var linear = [Float](repeating: 0, count: options.keepLinear ? 3 * count : 0)
         let job = RenderJob(rays: rays, options: options, region: region, width: size.width)
         rgb.withUnsafeMutableBufferPointer { rgbOut in
             depth.withUnsafeMutableBufferPointer { depthOut in
                 ids.withUnsafeMutableBufferPointer { idOut in
-                    rays.grid.nodes.withUnsafeBufferPointer { nodes in
-                        caster.translated(by: -rays.center).withBuffers { shapes, appearances, bitmaps in
-                            let out = RenderOutput(rgb: rgbOut, depth: depthOut, ids: idOut)
-                            let scene = SceneBuffers(shapes: shapes, appearances: appearances, bitmaps: bitmaps,
-                                                     background: caster.background)
-                            let grid = rays.grid.view(nodes)
-                            let bands = (region.height + bandRows - 1) / bandRows
-                            DispatchQueue.concurrentPerform(iterations: bands) { band in
-                                let y0 = region.y + band * bandRows
-                                for y in y0..<min(y0 + bandRows, region.y + region.height) {
-                                    job.renderRow(y, grid: grid, scene: scene, out: out)
-                                }
-                            }
-                        }
+                    linear.withUnsafeMutableBufferPointer { linearOut in
+                        let out = RenderOutput(rgb: rgbOut, depth: depthOut, ids: idOut,
+                                               linear: options.keepLinear ? linearOut : nil)
+                        renderBands(caster, rays: rays, job: job, region: region, out: out)
                     }
                 }
             }
@@ -144,8 +159,28 @@ public enum Renderer {
         return RenderedView(
             camera: rays.name,
             image: try Image(width: size.width, height: size.height, channels: 3, pixels: rgb),
+            linear: options.keepLinear ? try Image(width: size.width, height: size.height, channels: 3, pixels: linear) : nil,
             depth: try Image(width: size.width, height: size.height, channels: 1, pixels: depth),
             objectIDs: ids, size: size)
+    }
+
+    /// Runs `job` over the region's rows in parallel bands.
+    static func renderBands(_ caster: SceneRayCaster, rays: CameraRays, job: RenderJob, region: RenderRegion,
+                            out: RenderOutput) {
+        rays.grid.nodes.withUnsafeBufferPointer { nodes in
+            caster.translated(by: -rays.center).withBuffers { shapes, appearances, bitmaps in
+                let scene = SceneBuffers(shapes: shapes, appearances: appearances, bitmaps: bitmaps,
+                                         background: caster.background)
+                let grid = rays.grid.view(nodes)
+                let bands = (region.height + bandRows - 1) / bandRows
+                DispatchQueue.concurrentPerform(iterations: bands) { band in
+                    let y0 = region.y + band * bandRows
+                    for y in y0..<min(y0 + bandRows, region.y + region.height) {
+                        job.renderRow(y, grid: grid, scene: scene, out: out)
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -162,6 +197,8 @@ struct RenderOutput {
     let rgb: UnsafeMutableBufferPointer<UInt8>
     let depth: UnsafeMutableBufferPointer<Float>
     let ids: UnsafeMutableBufferPointer<Int32>
+    /// RGB float32, value / 255 before quantization (`RenderOptions.keepLinear`).
+    let linear: UnsafeMutableBufferPointer<Float>?
 }
 
 /// The per-row work of one render.
@@ -228,6 +265,11 @@ struct RenderJob {
                     let (g0, g1) = NoiseHash.gaussianPair(NoiseHash.combine(pixelHash, -1), NoiseHash.combine(pixelHash, -2))
                     let (g2, _) = NoiseHash.gaussianPair(NoiseHash.combine(pixelHash, -3), NoiseHash.combine(pixelHash, -4))
                     value += SIMD3(g0, g1, g2) * sigma
+                }
+                if let linear = out.linear {
+                    linear[3 * index] = Float(value.x / 255)
+                    linear[3 * index + 1] = Float(value.y / 255)
+                    linear[3 * index + 2] = Float(value.z / 255)
                 }
                 out.rgb[3 * index] = Self.byte(value.x)
                 out.rgb[3 * index + 1] = Self.byte(value.y)

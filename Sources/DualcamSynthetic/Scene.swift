@@ -46,6 +46,11 @@ public enum Appearance: Equatable, Sendable {
     /// [-halfWidth, halfWidth] x [-halfHeight, halfHeight]; sampled with
     /// nearest-neighbour lookups (the renderer's supersampling anti-aliases edges).
     case bitmap(Bitmap)
+    /// A periodic pattern: tiles, stripes, a chessboard (`RepetitiveTexture`).
+    case repetitive(RepetitiveTexture)
+    /// A painted wall: flat colour, very low-amplitude large-scale shading
+    /// only (`PaintedSurface`), so textureless for matching.
+    case painted(PaintedSurface)
 }
 
 /// Parameters of the procedural texture.

@@ -5,7 +5,7 @@ import DualcamGeometry
 /// function of its parameters and seed.
 public enum SceneLibrary {
     /// Names accepted by `scene(named:)`.
-    public static let names = ["plane", "steps", "room", "board"]
+    public static let names = ["plane", "steps", "room", "board", "office"]
 
     /// Options shared by the scene builders.
     public struct Options: Equatable, Sendable {

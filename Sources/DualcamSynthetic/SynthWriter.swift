@@ -38,7 +38,30 @@ public enum SynthWriter {
         public var planeDistanceMetres: Double?
         public var worldFrame = "the wide camera's frame, metres, x right, y down, z forward"
         public var lidar: LidarSummary
+        /// The camera conditions the images were formed under; absent for
+        /// clean renders (the renderer's images unchanged).
+        public var conditions: ConditionsSummary?
         public var files: [FileEntry]
+    }
+
+    /// `CaptureConditions` as recorded in the manifest.
+    public struct ConditionsSummary: Encodable, Sendable {
+        /// The preset these conditions equal ("real"), or "custom".
+        public var preset: String
+        /// The image formation the values enter (`PhotometricModel`).
+        public var model = "raw = light_level * exposure * (1 - vignetting_corner_falloff * (r / r_corner)^2) * "
+            + "gaussian_blur(linear, blur_sigma_pixels); y = white_balance * (raw + N(0, shot_noise * raw + read_noise^2)) "
+            + "/ light_level; 8-bit = round(255 * clamp(y, 0, 1)^(1 / gamma)); then JPEG at jpeg_quality (null = lossless)"
+        public var lightLevel: Double
+        public var wide: CameraConditions
+        public var tele: CameraConditions
+
+        public init(_ conditions: CaptureConditions) {
+            preset = CaptureConditions.presets.first { $0.conditions == conditions }?.name ?? "custom"
+            lightLevel = conditions.lightLevel
+            wide = conditions.wide
+            tele = conditions.tele
+        }
     }
 
     public struct LidarSummary: Encodable, Sendable {
@@ -88,7 +111,8 @@ public enum SynthWriter {
                 let camera = view.camera.rawValue
                 let image = name(camera, index, "png")
                 try ImageIO.write(view.image, to: dir.appendingPathComponent(image))
-                files.append(FileEntry(path: image, kind: "image", camera: camera, units: "8-bit RGB"))
+                let formed = dataset.spec.conditions.isClean ? "" : "; formed under the manifest's conditions.\(camera)"
+                files.append(FileEntry(path: image, kind: "image", camera: camera, units: "8-bit RGB" + formed))
                 let intrinsics = try dataset.calibration.rig.camera(view.camera).model.intrinsics
                 try FrameIntrinsicsSidecar.write(intrinsics, besides: dir.appendingPathComponent(image))
                 files.append(FileEntry(path: image + ".json", kind: "intrinsics", camera: camera,
@@ -144,7 +168,8 @@ public enum SynthWriter {
                                 samplesPerPixel: spec.render.samplesPerAxis * spec.render.samplesPerAxis,
                                 noiseSigmaLevels: spec.render.noiseSigma,
                                 planeDistanceMetres: spec.sceneName == "plane" ? spec.sceneOptions.planeDistance : nil,
-                                lidar: lidar, files: files)
+                                lidar: lidar, conditions: spec.conditions.isClean ? nil : ConditionsSummary(spec.conditions),
+                                files: files)
         manifest.files.append(FileEntry(path: "manifest.json", kind: "manifest", camera: nil, units: "this file"))
         try AtomicFile.write(try json(manifest), to: dir.appendingPathComponent("manifest.json"))
         return manifest

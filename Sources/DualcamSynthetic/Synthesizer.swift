@@ -18,6 +18,10 @@ public struct SynthSpec: Sendable {
     /// Render an ideal rectified pair (see `RectifiedStereo`) instead of the
     /// rig itself, and add the wide view's ground-truth pixel disparity.
     public var rectified = false
+    /// What the cameras do to the images (photometric and optical conditions,
+    /// light level; `PhotometricModel`). Clean by default: the renderer's
+    /// images unchanged. Ground truth never depends on it.
+    public var conditions = CaptureConditions.clean
 
     public init(sceneName: String, calibration: CalibrationFile, size: PixelSize) {
         self.sceneName = sceneName
@@ -69,6 +73,7 @@ public enum Synthesizer {
         guard spec.boardViews >= 1 else {
             throw DualcamError.invalidValue(name: "views", reason: "expected at least 1 view")
         }
+        try spec.conditions.validate()
         let scaled = try scaledRig(spec.calibration.rig, to: spec.size)
         let rig = spec.rectified ? try RectifiedStereo.rig(from: scaled) : scaled
         var calibration = spec.calibration
@@ -91,20 +96,21 @@ public enum Synthesizer {
                 // jittered samples do not.
                 render.jitter = true
                 pairs.append(try renderPair(scene, rig: rig, render: render, lidar: spec.lidar, boardPose: pose,
-                                            rectified: spec.rectified))
+                                            rectified: spec.rectified, conditions: spec.conditions))
             }
         } else {
             let scene = try SceneLibrary.scene(named: spec.sceneName, options: spec.sceneOptions)
             pairs.append(try renderPair(scene, rig: rig, render: spec.render, lidar: spec.lidar, boardPose: nil,
-                                        rectified: spec.rectified))
+                                        rectified: spec.rectified, conditions: spec.conditions))
         }
         return SynthDataset(spec: spec, calibration: calibration, pairs: pairs)
     }
 
     static func renderPair(_ scene: Scene, rig: Rig, render: RenderOptions, lidar: LidarSampling,
-                           boardPose: RigidTransform?, rectified: Bool) throws -> SynthPair {
-        let wide = try Renderer.render(scene, camera: Self.wide, of: rig, options: render)
-        let tele = try Renderer.render(scene, camera: Self.tele, of: rig, options: render)
+                           boardPose: RigidTransform?, rectified: Bool,
+                           conditions: CaptureConditions = .clean) throws -> SynthPair {
+        let wide = try Renderer.render(scene, camera: Self.wide, of: rig, options: render, conditions: conditions)
+        let tele = try Renderer.render(scene, camera: Self.tele, of: rig, options: render, conditions: conditions)
         let covisible = try GroundTruth.covisibility(from: wide, to: tele, rig: rig, scene: scene)
         var sampling = lidar
         sampling.seed = lidar.seed &+ render.seed
@@ -138,13 +144,14 @@ public enum Synthesizer {
 }
 
 extension SceneLibrary {
-    /// The scene called `name` (`plane`, `steps`, `room`); `board` scenes are
-    /// built per view by `Synthesizer`.
+    /// The scene called `name` (`plane`, `steps`, `room`, `office`); `board`
+    /// scenes are built per view by `Synthesizer`.
     public static func scene(named name: String, options: Options) throws -> Scene {
         switch name {
         case "plane": return plane(options)
         case "steps": return steps(options)
         case "room": return room(options)
+        case "office": return office(options)
         default:
             throw DualcamError.invalidValue(name: "scene '\(name)'", reason: "unknown scene; expected one of \(names.joined(separator: ", "))")
         }

@@ -20,7 +20,7 @@ struct SurfaceCoordinates {
 
 /// The evaluation form of an `Appearance`: plain values, no existentials.
 struct CompiledAppearance {
-    enum Kind: UInt8 { case textured, flat, bitmap }
+    enum Kind: UInt8 { case textured, flat, bitmap, repetitive, painted }
 
     /// Number of value-noise octaves (wavelengths featureSize * 2^k, k = 0..<octaves).
     static let octaves = 4
@@ -38,6 +38,11 @@ struct CompiledAppearance {
     var patchSin = 0.0
     var patchFrequency = 0.0
     var bitmapIndex = -1
+    /// Repetitive patterns (`RepetitiveTextures.swift`): the second colour,
+    /// the pattern and its duty cycle / grout fraction.
+    var second = SIMD3<Double>.zero
+    var pattern = Pattern.chessboard
+    var edge = 0.0
 
     init(_ appearance: Appearance, bitmapIndex: Int) throws {
         switch appearance {
@@ -64,6 +69,14 @@ struct CompiledAppearance {
             patchCos = cos(angle)
             patchSin = sin(angle)
             patchFrequency = 1 / (Self.patchCellFactor * t.featureSize)
+        case let .repetitive(t):
+            kind = .repetitive
+            base = .zero
+            try compile(t)
+        case let .painted(p):
+            kind = .painted
+            base = .zero
+            try compile(p)
         }
     }
 
@@ -79,6 +92,10 @@ struct CompiledAppearance {
             let bitmap = bitmaps[bitmapIndex]
             let grey = Double(Self.bitmapValue(bitmap, u: s.u, v: s.v, halfU: s.halfU, halfV: s.halfV)) / 255
             return SIMD3(repeating: grey)
+        case .repetitive:
+            return repetitive(u: s.u, v: s.v)
+        case .painted:
+            return painted(u: s.u, v: s.v)
         }
     }
 

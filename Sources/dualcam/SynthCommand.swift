@@ -11,15 +11,21 @@ struct SynthCommand: ParsableCommand {
         abstract: "Render a synthetic wide/tele scene with ground-truth depth, LiDAR samples and calibration.",
         discussion: """
             Scenes: plane (one textured plane at --distance), steps (planes at 0.5, 1, 2, 4 m),
-            room (a room with objects from 0.4 to 6 m), board (calibration target views).
+            room (a room with objects from 0.4 to 6 m), board (calibration target views), office
+            (tiled floor and wall, painted walls, a window grille, a pole and a cable, textured objects).
             Writes wide.png, tele.png, wide.depth.pfm, tele.depth.pfm (metres), wide.covisible.png,
             lidar.csv, lidar.depth.pfm/.png, calibration.yaml, <image>.json intrinsics and manifest.json.
 
+            Camera conditions change the images only, never the ground truth: --conditions real is a
+            phone wide/tele pair (tele 0.8x exposure, warmer white balance, gamma 2.2/2.0, vignetting,
+            blur, shot + read noise, JPEG 90); the other condition flags override the preset per camera.
+
             Example: dualcam synth --scene plane --distance 1.2m --size 1280x960 --out plane-1.2m
+            Example: dualcam synth --scene office --conditions real --blur tele:1.5 --out office
             """
     )
 
-    @Option(name: .long, help: "Scene: plane, steps, room or board.")
+    @Option(name: .long, help: "Scene: plane, steps, room, board or office.")
     var scene: String = "room"
 
     @Option(name: .long, parsing: .unconditional, help: "Distance of the plane scene along the wide axis (e.g. 1.2m).")
@@ -73,6 +79,9 @@ struct SynthCommand: ParsableCommand {
     @Flag(name: .long, help: "Print the manifest as JSON.")
     var json = false
 
+    @OptionGroup(title: "Camera conditions")
+    var cameraConditions: SynthConditionOptions
+
     func run() throws {
         try reportingErrors {
             let spec = try makeSpec()
@@ -83,7 +92,8 @@ struct SynthCommand: ParsableCommand {
                 try printJSON(manifest)
             } else {
                 let seconds = Date().timeIntervalSince(started)
-                print("synth: scene \(scene), \(spec.size), \(dataset.pairs.count) pair(s), "
+                let conditions = manifest.conditions.map { ", conditions \($0.preset)" } ?? ""
+                print("synth: scene \(scene), \(spec.size)\(conditions), \(dataset.pairs.count) pair(s), "
                       + "\(manifest.lidar.samples) LiDAR samples, \(String(format: "%.2f", seconds)) s -> \(out)")
             }
         }
@@ -157,6 +167,7 @@ struct SynthCommand: ParsableCommand {
         }
         spec.boardViews = views
         spec.rectified = rectified
+        spec.conditions = try cameraConditions.captureConditions()
         return spec
     }
 }

@@ -229,7 +229,7 @@ final class ScenesTests: XCTestCase {
     }
 
     func testUnknownSceneNameListsTheNames() throws {
-        XCTAssertEqual(SceneLibrary.names, ["plane", "steps", "room", "board"])
+        XCTAssertEqual(SceneLibrary.names, ["plane", "steps", "room", "board", "office"])
         XCTAssertThrowsError(try SceneLibrary.scene(named: "moon", options: Self.options())) { error in
             let text = "\(error)"
             XCTAssertTrue(text.contains("moon"), text)

@@ -187,3 +187,55 @@ final class SynthCommandTests: XCTestCase {
                                    mentions: ["no/such/dir", "does not exist"], absent: ["no"])
     }
 }
+
+// MARK: camera conditions
+
+extension SynthCommandTests {
+    /// `--scene office --conditions real` with per-camera overrides: the
+    /// images differ from the clean run's, the ground truth (depth,
+    /// co-visibility, LiDAR samples) is byte for byte the same, the manifest
+    /// records the conditions, the summary names them; bad condition values
+    /// are one-line errors naming the flag.
+    func testConditionsChangeTheImagesNotTheGroundTruth() throws {
+        let dir = try TemporaryDirectory()
+        let tiny = ["--scene", "office", "--size", "160x120", "--spp", "1"]
+        try E2E.succeed(["synth"] + tiny + ["--out", "clean"], in: dir)
+        let result = try E2E.succeed(["synth"] + tiny + ["--conditions", "real", "--blur", "tele:1.5",
+                                                           "--jpeg-quality", "wide:none", "--white-balance", "wide:1,1,1.1",
+                                                           "--out", "real"], in: dir)
+        XCTAssertTrue(result.stdout.hasPrefix("synth: scene office, 160x120, conditions custom, 1 pair(s)"), result.stdout)
+        XCTAssertEqual(try Self.files(dir.path("real")), Self.singlePairFiles)
+        for file in ["wide.depth.pfm", "tele.depth.pfm", "wide.covisible.png", "lidar.csv", "lidar.depth.png", "calibration.yaml"] {
+            XCTAssertEqual(try Data(contentsOf: dir.path("real/" + file)), try Data(contentsOf: dir.path("clean/" + file)), file)
+        }
+        for file in ["wide.png", "tele.png"] {
+            let clean = try ImageIO.read(dir.path("clean/" + file)), real = try ImageIO.read(dir.path("real/" + file))
+            XCTAssertEqual([real.width, real.height, real.channels], [160, 120, 3])
+            let changed = clean.withUnsafeBytes { a in real.withUnsafeBytes { b in zip(a, b).filter { $0 != $1 }.count } }
+            XCTAssertGreaterThan(Double(changed) / Double(160 * 120 * 3), 0.5, file)
+        }
+        let conditions = try XCTUnwrap(try Self.manifest(dir.path("real"))["conditions"] as? [String: Any])
+        XCTAssertEqual(conditions["preset"] as? String, "custom")
+        let wide = try XCTUnwrap(conditions["wide"] as? [String: Any]), tele = try XCTUnwrap(conditions["tele"] as? [String: Any])
+        XCTAssertEqual(E2E.double(tele["blur_sigma_pixels"]), 1.5, accuracy: 1e-12)
+        XCTAssertEqual(E2E.double(wide["blur_sigma_pixels"]), 0.5, accuracy: 1e-12, "the preset's value stays")
+        XCTAssertTrue(wide["jpeg_quality"] is NSNull, "wide:none is lossless")
+        XCTAssertEqual(tele["jpeg_quality"] as? Int, 90)
+        XCTAssertEqual(E2E.doubles(wide["white_balance"]), [1, 1, 1.1])
+        XCTAssertEqual(E2E.double(tele["exposure"]), 0.8, accuracy: 1e-12)
+        XCTAssertNil(try Self.manifest(dir.path("clean"))["conditions"], "clean manifests have no conditions")
+
+        let bad: [(args: [String], mentions: [String])] = [
+            (["--conditions", "phone"], ["--conditions 'phone'", "clean or real"]),
+            (["--gamma", "tele:0"], ["--gamma 'tele:0'", "gamma from 0.2 to 5"]),
+            (["--blur", "wide:1,wide:2"], ["--blur 'wide:1,wide:2'", "wide:V,tele:V"]),
+            (["--white-balance", "tele:1,1"], ["--white-balance 'tele:1,1'", "R,G,B"]),
+            (["--jpeg-quality", "101"], ["--jpeg-quality '101'", "1 to 100, or none"]),
+            (["--vignetting", "side:0.3"], ["--vignetting 'side:0.3'", "'side' is not a camera"]),
+            (["--light-level", "2"], ["--light-level", "0.001 to 1"]),
+        ]
+        for (args, mentions) in bad {
+            try E2E.assertFailsCleanly(["synth"] + tiny + args + ["--out", "bad"], in: dir, mentions: mentions, absent: ["bad"])
+        }
+    }
+}
