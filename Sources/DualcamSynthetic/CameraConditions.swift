@@ -25,14 +25,16 @@ public struct ChannelGains: Equatable, Hashable, Sendable, Encodable {
 /// photometric and optical differences between real cameras (a phone's tele
 /// is another sensor behind another lens). The image formation these
 /// parameters enter, with its formula, is `PhotometricModel`; in short, per
-/// pixel p and channel c of the renderer's linear colour L:
+/// pixel p and channel c of the renderer's display-encoded colour R, decoded
+/// to linear light L = R^2.2 (`PhotometricModel.renderEncodingGamma`):
 ///
 ///     x = lightLevel * exposure * V(p) * (G_blur * L)(p)       raw signal, 1 = full scale
 ///     y = whiteBalance_c * (x + sqrt(shotNoise * x + readNoise^2) * n) / lightLevel
 ///     v = clamp(y, 0, 1)^(1 / gamma),  byte = round(255 v),  then JPEG at jpegQuality
 ///
 /// with V(p) = 1 - vignettingCornerFalloff * (r / rCorner)^2 and n ~ N(0, 1).
-/// The default value of every parameter changes nothing (`CameraConditions.clean`).
+/// The default value of every parameter changes nothing (`CameraConditions.clean`):
+/// the default gamma, 2.2, re-encodes linear light as the renderer encoded it.
 public struct CameraConditions: Equatable, Hashable, Sendable, Encodable {
     /// Relative exposure (exposure time x aperture area x analog gain against
     /// the nominal camera), a factor on the raw signal before noise: 0.8 makes
@@ -44,8 +46,11 @@ public struct CameraConditions: Equatable, Hashable, Sendable, Encodable {
     /// has other gains; (1, 1, 1) = neutral.
     public var whiteBalance: ChannelGains
     /// Tone-curve gamma: v = clamp(y, 0, 1)^(1 / gamma) maps the linear raw
-    /// value y to the encoded value v. 1 = linear (the renderer's own output),
-    /// 2.2 is close to sRGB's curve.
+    /// value y to the encoded value v. 2.2 (default), close to sRGB's curve,
+    /// is the renderer's own encoding (`PhotometricModel.renderEncodingGamma`)
+    /// and reproduces its tonality; a lower gamma darkens the midtones (2.0
+    /// a little, 1 = linear output, much darker), a higher one lightens them.
+    /// Black and white stay where they are.
     public var gamma: Double
     /// Vignetting, radial falloff of the illumination: the relative
     /// illumination is V(r) = 1 - s (r / rCorner)^2 with s this value, r the
@@ -72,7 +77,7 @@ public struct CameraConditions: Equatable, Hashable, Sendable, Encodable {
     /// stay PNG and hold exactly those pixels); nil = lossless.
     public var jpegQuality: Int?
 
-    public init(exposure: Double = 1, whiteBalance: ChannelGains = .neutral, gamma: Double = 1,
+    public init(exposure: Double = 1, whiteBalance: ChannelGains = .neutral, gamma: Double = PhotometricModel.renderEncodingGamma,
                 vignettingCornerFalloff: Double = 0, blurSigmaPixels: Double = 0, shotNoise: Double = 0,
                 readNoise: Double = 0, jpegQuality: Int? = nil) {
         self.exposure = exposure
@@ -85,7 +90,8 @@ public struct CameraConditions: Equatable, Hashable, Sendable, Encodable {
         self.jpegQuality = jpegQuality
     }
 
-    /// No change: the renderer's image as it is.
+    /// No change: the renderer's image as it is (every default; gamma 2.2
+    /// re-encodes what it decodes).
     public static let clean = CameraConditions()
 
     /// Whether these conditions leave the image unchanged.
@@ -160,7 +166,8 @@ public struct CaptureConditions: Equatable, Hashable, Sendable {
     ///
     /// Light level 1. The tele's smaller pixels and slower aperture give less
     /// light and more noise; its longer lens is a bit softer; the wide's wider
-    /// field shows more vignetting.
+    /// field shows more vignetting; the wide's tone curve is the render's
+    /// own (2.2), the tele's (2.0) puts its midtones a little lower.
     public static let real = CaptureConditions(
         wide: CameraConditions(exposure: 1, whiteBalance: .neutral, gamma: 2.2, vignettingCornerFalloff: 0.35,
                                blurSigmaPixels: 0.5, shotNoise: 0.00025, readNoise: 0.001, jpegQuality: 90),

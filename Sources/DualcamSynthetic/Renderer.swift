@@ -34,7 +34,7 @@ public struct RenderOptions: Equatable, Sendable {
     public var region: RenderRegion?
     /// Node spacing of the undistortion grid in pixels (see `UndistortionGrid`).
     public var undistortionGridStep: Double
-    /// Also return the linear colour before quantization (`RenderedView.linear`),
+    /// Also return the colour before quantization (`RenderedView.linear`),
     /// the input of `CaptureConditions` (camera conditions). Off by default: it
     /// costs 12 bytes per pixel and does not change `image`.
     public var keepLinear: Bool
@@ -54,12 +54,15 @@ public struct RenderOptions: Equatable, Sendable {
 /// One rendered camera view with its ground truth.
 public struct RenderedView: Sendable {
     public let camera: FrameName
-    /// RGB uint8, linear colour * 255 rounded to nearest and clamped (no gamma),
-    /// or, after `CaptureConditions.apply`, the image those camera conditions form.
+    /// RGB uint8, the scene's (display-encoded) colour * 255 rounded to nearest
+    /// and clamped, or, after `CaptureConditions.apply`, the image those camera
+    /// conditions form.
     public let image: Image
     /// With `RenderOptions.keepLinear`: float32 RGB, the value `image` quantizes
-    /// before any camera conditions, i.e. linear colour in [0, 1] plus the
-    /// renderer's Gaussian noise / 255 (not clamped); nil otherwise.
+    /// before any camera conditions, i.e. the colour in [0, 1] plus the
+    /// renderer's Gaussian noise / 255 (not clamped); nil otherwise. "Linear"
+    /// as in not yet quantized: the values are display-encoded, and camera
+    /// conditions decode them to linear light (`PhotometricModel`).
     public let linear: Image?
     /// Float32, 1 channel: Z (metres, along this camera's optical axis) of the
     /// surface hit by the ray through the pixel centre (undistortion refined to

@@ -38,7 +38,7 @@ public struct RepetitiveTexture: Equatable, Hashable, Sendable {
     public var kind: Kind
     /// The repeat distance along the surface, metres.
     public var periodMetres: Double
-    /// Stripe / first square / tile colour (linear RGB).
+    /// Stripe / first square / tile colour (display-encoded RGB, see `RGB`).
     public var primary: RGB
     /// Gap / second square / grout colour.
     public var secondary: RGB

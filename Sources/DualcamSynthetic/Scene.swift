@@ -4,7 +4,9 @@ import DualcamGeometry
 // *world* frame, which is the rig's reference camera frame (the wide camera
 // for dualcam's rigs): x right, y down, z forward (OpenCV's camera axes).
 
-/// A linear RGB colour with components in [0, 1].
+/// An RGB colour with components in [0, 1], display-encoded: as it looks
+/// on screen (like an sRGB value), not linear light. Camera conditions decode
+/// it with gamma 2.2 (`PhotometricModel.renderEncodingGamma`).
 public struct RGB: Equatable, Hashable, Sendable {
     public var r: Double
     public var g: Double

@@ -49,7 +49,8 @@ public enum SynthWriter {
         /// The preset these conditions equal ("real"), or "custom".
         public var preset: String
         /// The image formation the values enter (`PhotometricModel`).
-        public var model = "raw = light_level * exposure * (1 - vignetting_corner_falloff * (r / r_corner)^2) * "
+        public var model = "linear = render^2.2 (the renderer's colours are display-encoded); "
+            + "raw = light_level * exposure * (1 - vignetting_corner_falloff * (r / r_corner)^2) * "
             + "gaussian_blur(linear, blur_sigma_pixels); y = white_balance * (raw + N(0, shot_noise * raw + read_noise^2)) "
             + "/ light_level; 8-bit = round(255 * clamp(y, 0, 1)^(1 / gamma)); then JPEG at jpeg_quality (null = lossless)"
         public var lightLevel: Double

@@ -80,7 +80,7 @@ struct CompiledAppearance {
         }
     }
 
-    /// The colour at surface coordinates `s` (linear RGB, each in [0, 1]).
+    /// The colour at surface coordinates `s` (display-encoded RGB, each in [0, 1]).
     @inline(__always)
     func color(_ s: SurfaceCoordinates, bitmaps: UnsafeBufferPointer<Bitmap>) -> SIMD3<Double> {
         switch kind {

@@ -17,7 +17,7 @@ struct SynthConditionOptions: ParsableArguments {
     @Option(name: .customLong("white-balance"), help: "White-balance gains [wide:|tele:]R,G,B (e.g. tele:1.08,1,0.9).")
     var whiteBalance: String?
 
-    @Option(name: .long, help: "Tone-curve gamma, v = y^(1/gamma), [wide:|tele:]G (1 = linear).")
+    @Option(name: .long, help: "Tone-curve gamma, v = y^(1/gamma) of linear light y, [wide:|tele:]G (2.2 = the render's tonality, 1 = linear).")
     var gamma: String?
 
     @Option(name: .long, help: "Vignetting corner falloff, light = 1 - S (r/r_corner)^2, [wide:|tele:]S.")

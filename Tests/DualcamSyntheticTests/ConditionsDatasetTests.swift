@@ -24,7 +24,8 @@ final class ConditionsDatasetTests: XCTestCase {
 
     /// `real` changes both images (mean absolute difference of several
     /// levels; tele darker relative to wide than in the clean pair, its blue
-    /// lower against red) but none of the ground truth: depth, object ids,
+    /// lower against red; the wide's tone curve is the render's own, so its
+    /// change is vignetting, blur, noise and JPEG) but none of the ground truth: depth, object ids,
     /// co-visibility and LiDAR samples are identical.
     func testRealPresetChangesTheImagesButNotTheGroundTruth() throws {
         let clean = try Self.clean.get().pairs[0], real = try Self.real.get().pairs[0]
@@ -101,8 +102,9 @@ final class ConditionsDatasetTests: XCTestCase {
     }
 
     /// Identity conditions through `PhotometricModel` reproduce the renderer's
-    /// bytes from its linear output (so `linear` is what `image` quantizes),
-    /// and clean conditions leave a view untouched.
+    /// bytes from its unquantized output (so `linear` is what `image`
+    /// quantizes, and decoding it with 2.2 and encoding with the default tone
+    /// curve, gamma 2.2, give it back), and clean conditions leave a view untouched.
     func testIdentityConditionsReproduceTheRendererBytes() throws {
         let rig = try RenderFixtures.nominalRig(width: 160)
         let scene = RenderFixtures.room()

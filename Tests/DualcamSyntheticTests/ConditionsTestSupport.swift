@@ -49,6 +49,16 @@ enum ConditionFixtures {
         image.withUnsafeBytes { raw in stride(from: c, to: raw.count, by: image.channels).map { Double(raw[$0]) } }
     }
 
+    /// Linear light of an 8-bit value `v` encoded with `gamma`: (v / 255)^gamma.
+    /// With 2.2 (the default tone curve, `PhotometricModel.renderEncodingGamma`)
+    /// this undoes both the camera's tone curve and the renderer's encoding.
+    static func light(_ v: Double, gamma: Double = 2.2) -> Double { pow(v / 255, gamma) }
+
+    /// The values of channel `c` decoded to linear light (`light`).
+    static func lightChannel(_ image: Image, _ c: Int, gamma: Double = 2.2) -> [Double] {
+        channel(image, c).map { light($0, gamma: gamma) }
+    }
+
     /// The mean of `values` where `mask` (row-major per pixel) is true (all when nil).
     static func mean(_ values: [Double], mask: [Bool]? = nil) -> Double {
         var sum = 0.0, n = 0
@@ -67,10 +77,28 @@ enum ConditionFixtures {
         (0..<image.channels).map { mean(channel(image, $0), mask: mask) }.reduce(0, +) / Double(image.channels)
     }
 
+    /// Mean linear light (bytes decoded with `gamma`, see `light`) of all
+    /// channels of an 8-bit image over the pixels of `mask`.
+    static func meanLight(_ image: Image, gamma: Double = 2.2, mask: [Bool]? = nil) -> Double {
+        (0..<image.channels).map { mean(lightChannel(image, $0, gamma: gamma), mask: mask) }.reduce(0, +)
+            / Double(image.channels)
+    }
+
     /// Mean of channel `c` over the block [x0, x0 + size) x [y0, y0 + size).
     static func blockMean(_ image: Image, x0: Int, y0: Int, size: Int, channel c: Int = 0) -> Double {
         var sum = 0.0
         for y in y0..<(y0 + size) { for x in x0..<(x0 + size) { sum += image[x: x, y: y, channel: c] } }
+        return sum / Double(size * size)
+    }
+
+    /// Mean linear light (`light` with `gamma`) of channel `c` over the block
+    /// [x0, x0 + size) x [y0, y0 + size).
+    static func blockMeanLight(_ image: Image, x0: Int, y0: Int, size: Int, channel c: Int = 0,
+                               gamma: Double = 2.2) -> Double {
+        var sum = 0.0
+        for y in y0..<(y0 + size) {
+            for x in x0..<(x0 + size) { sum += light(image[x: x, y: y, channel: c], gamma: gamma) }
+        }
         return sum / Double(size * size)
     }
 

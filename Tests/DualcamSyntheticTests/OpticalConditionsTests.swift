@@ -16,11 +16,12 @@ final class OpticalConditionsTests: XCTestCase {
     /// The second moment of the line-spread function across a vertical step
     /// edge (black | white bitmap on a fronto-parallel wall, principal point
     /// 0.3 px off the edge, 4x4 samples per pixel), rows 20..<100: LSF =
-    /// the row's differences, variance about its centroid, averaged over rows.
+    /// the row's differences of linear light (bytes decoded with gamma 2.2,
+    /// the default tone curve), variance about its centroid, averaged over rows.
     static func edgeSpreadVariance(_ image: Image) -> Double {
         var total = 0.0
         for y in 20..<100 {
-            let row = (50..<110).map { image[x: $0, y: y, channel: 1] }
+            let row = (50..<110).map { F.light(image[x: $0, y: y, channel: 1]) }
             let lsf = zip(row.dropFirst(), row).map { $0 - $1 }
             let mass = lsf.reduce(0, +)
             let centre = lsf.enumerated().reduce(0) { $0 + Double($1.offset) * $1.element } / mass
@@ -29,16 +30,19 @@ final class OpticalConditionsTests: XCTestCase {
         return total / 80
     }
 
-    /// Gaussian blur of sigma 0.8 and 2 px: convolution adds variances, so the
-    /// edge's line-spread variance grows by sigma^2 over the clean render's
-    /// (a step split between two pixel differences, a (1 - a) px^2 with a the
-    /// covered fraction, 0.75 here): sqrt(var - var_clean) = sigma.
+    /// Gaussian blur of sigma 0.8 and 2 px, on linear light: convolution adds
+    /// variances, so the edge's line-spread variance (in linear light) grows
+    /// by sigma^2 over the clean render's: sqrt(var - var_clean) = sigma. The
+    /// clean edge is a step split between two pixel differences, a (1 - a)
+    /// px^2 with a the edge pixel's linear light: it covers 0.75 of the pixel,
+    /// and the renderer averages display values, so a = 0.75^2.2.
     func testBlurWidensAnEdgeBySigma() throws {
         let rig = try F.pinhole(cx: 79.8)
         let scene = F.wall(.bitmap(Bitmap(width: 2, height: 1, pixels: [0, 255])), halfWidth: 1, halfHeight: 1)
         let clean = try F.render(scene, rig: rig, conditions: .clean, samplesPerAxis: 4)
         let cleanVariance = Self.edgeSpreadVariance(clean.image)
-        XCTAssertEqual(cleanVariance, 0.75 * 0.25, accuracy: 0.01, "the edge covers 3 of 4 sample columns of pixel 80")
+        let a = pow(0.75, 2.2)
+        XCTAssertEqual(cleanVariance, a * (1 - a), accuracy: 0.01, "the edge covers 3 of 4 sample columns of pixel 80")
         for sigma in [0.8, 2.0] {
             let blurred = try F.render(scene, rig: rig, conditions: CameraConditions(blurSigmaPixels: sigma), samplesPerAxis: 4)
             let measured = (Self.edgeSpreadVariance(blurred.image) - cleanVariance).squareRoot()
@@ -47,21 +51,22 @@ final class OpticalConditionsTests: XCTestCase {
         }
     }
 
-    /// The standard deviation of each channel on a flat wall (linear colour
-    /// L = (0.5, 0.4, 0.3), 160x120 pixels) against the noise model carried
-    /// through the tone curve's slope:
+    /// The standard deviation of each channel on a flat wall (render colour
+    /// R = (0.73, 0.66, 0.58), linear light R^2.2 = (0.50, 0.40, 0.30),
+    /// 160x120 pixels) against the noise model carried through the tone
+    /// curve's slope:
     /// sd = 255 * (1 / gamma) * y^(1 / gamma - 1) * sqrt(shot * x + read^2) / lightLevel,
-    /// with x = lightLevel * L, y = L, plus 1/12 level^2 of quantization.
+    /// with y = R^2.2 and x = lightLevel * y, plus 1/12 level^2 of quantization.
     static func assertNoise(gamma: Double, shot: Double, read: Double, lightLevel: Double, tolerance: Double,
                             file: StaticString = #filePath, line: UInt = #line) throws -> [Double] {
         let rig = try F.pinhole()
-        let colour = [0.5, 0.4, 0.3]
+        let colour = [0.73, 0.66, 0.58]
         let scene = F.wall(.flat(RGB(colour[0], colour[1], colour[2])))
         let view = try F.render(scene, rig: rig, conditions: CameraConditions(gamma: gamma, shotNoise: shot, readNoise: read),
                                 lightLevel: lightLevel)
-        return colour.enumerated().map { c, l in
-            let x = lightLevel * l
-            let slope = 255 / gamma * pow(l, 1 / gamma - 1)
+        return colour.enumerated().map { c, r in
+            let y = pow(r, 2.2), x = lightLevel * y
+            let slope = 255 / gamma * pow(y, 1 / gamma - 1)
             let expected = (pow(slope * (shot * x + read * read).squareRoot() / lightLevel, 2) + 1.0 / 12).squareRoot()
             let measured = F.standardDeviation(F.channel(view.image, c))
             F.record("noise gamma \(gamma) shot \(shot) read \(read) light \(lightLevel) channel \(c): measured, expected sd", measured, expected)
@@ -70,15 +75,15 @@ final class OpticalConditionsTests: XCTestCase {
         }
     }
 
-    /// Good light, gamma 2.2: shot 0.001, read 0.004 (sd 4.1 to 4.9 levels).
+    /// Good light, gamma 2.2: shot 0.001, read 0.004 (sd 3.9 to 4.0 levels).
     func testNoiseFollowsShotAndReadNoiseThroughTheToneCurve() throws {
         let measured = try Self.assertNoise(gamma: 2.2, shot: 0.001, read: 0.004, lightLevel: 1, tolerance: 0.04)
         XCTAssertGreaterThan(measured.min()!, 3)
     }
 
-    /// Light level 0.05 with the same sensor (gamma 1): the raw signal is 20x
-    /// lower, the gain 20x higher, so the noise in the image grows by
-    /// sqrt(shot x + read^2) / (lightLevel sqrt(shot L + read^2)), about 4.5x;
+    /// Light level 0.05 with the same sensor (gamma 1, linear output): the raw
+    /// signal is 20x lower, the gain 20x higher, so the noise in the image
+    /// grows by sqrt(shot x + read^2) / (lightLevel sqrt(shot y + read^2)), about 4.5x;
     /// shot noise makes about 95 % of the raw variance, so the image noise is far above
     /// what read noise alone would give after the gain (255 * read / lightLevel).
     func testLowLightMakesShotNoiseDominateAfterGain() throws {
