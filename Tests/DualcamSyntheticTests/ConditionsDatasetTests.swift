@@ -38,6 +38,23 @@ final class ConditionsDatasetTests: XCTestCase {
             XCTAssertEqual(a.depth, b.depth, "\(a.camera) depth")
             XCTAssertEqual(a.objectIDs, b.objectIDs)
         }
+        // Not washed out: the wide's tone curve is the render's own (gamma
+        // 2.2), so its brightness and its contrast at the scale of objects
+        // (standard deviation of the grey level's 8x8 block means, which the
+        // 0.5 px blur leaves alone) stay near the clean image's; vignetting
+        // darkens the corners a little.
+        func blockGrey(_ image: Image) -> [Double] {
+            stride(from: 0, to: image.height, by: 8).flatMap { y0 in
+                stride(from: 0, to: image.width, by: 8).map { x0 in
+                    (0..<3).map { F.blockMean(image, x0: x0, y0: y0, size: 8, channel: $0) }.reduce(0, +) / 3
+                }
+            }
+        }
+        let (cleanGrey, realGrey) = (blockGrey(clean.wide.image), blockGrey(real.wide.image))
+        F.record("wide 8x8 block grey mean and sd, clean then real", F.mean(cleanGrey), F.standardDeviation(cleanGrey),
+                 F.mean(realGrey), F.standardDeviation(realGrey))
+        XCTAssertEqual(F.mean(realGrey) / F.mean(cleanGrey), 1, accuracy: 0.1, "wide brightness")
+        XCTAssertGreaterThan(F.standardDeviation(realGrey), 0.85 * F.standardDeviation(cleanGrey), "wide contrast")
         XCTAssertEqual(clean.covisible, real.covisible)
         XCTAssertEqual(clean.lidar, real.lidar)
         // Red over blue rises in tele (white balance 1.08 / 0.9 before the tone curve).
