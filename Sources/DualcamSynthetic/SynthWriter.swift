@@ -10,6 +10,8 @@ import Foundation
 ///     wide.depth.pfm, tele.depth.pfm  ground-truth depth, metres (Z along each camera's axis), NaN = no surface
 ///     wide.disparity.pfm            rectified pairs only: pixel disparity d = f B / Z (x_tele = x_wide - d)
 ///     wide.covisible.png            255 where the wide pixel's surface point is also seen by tele, else 0
+///     wide.objects.png, tele.objects.png  uint16: 1 + the index of the object each pixel's centre ray hits
+///                                   (manifest `objects`), 0 = none: per-surface masks for evaluation
 ///     lidar.csv                     x,y,depth_m,confidence in wide pixels
 ///     lidar.depth.pfm, lidar.depth.png  the same samples as a sparse wide-aligned depth map (NaN / 0 = none; PNG in mm)
 ///     wide.png.json, tele.png.json  per-frame intrinsics sidecars
@@ -41,7 +43,14 @@ public enum SynthWriter {
         /// The camera conditions the images were formed under; absent for
         /// clean renders (the renderer's images unchanged).
         public var conditions: ConditionsSummary?
+        /// The scene's objects: `id` is the value `*.objects.png` holds for them.
+        public var objects: [ObjectEntry] = []
         public var files: [FileEntry]
+    }
+
+    public struct ObjectEntry: Encodable, Sendable {
+        public var id: Int
+        public var name: String
     }
 
     /// `CaptureConditions` as recorded in the manifest.
@@ -122,6 +131,10 @@ public enum SynthWriter {
                 try PFM.write(view.depth, to: dir.appendingPathComponent(depth))
                 files.append(FileEntry(path: depth, kind: "ground-truth depth", camera: camera,
                                        units: "metres, Z along the camera's optical axis, NaN = no surface"))
+                let objects = name(camera, index, "objects.png")
+                try ImageIO.write(try objectImage(view), to: dir.appendingPathComponent(objects))
+                files.append(FileEntry(path: objects, kind: "ground-truth object ids", camera: camera,
+                                       units: "uint16, 1 + index into the manifest's objects, 0 = no surface"))
             }
             if let disparity = pair.disparity {
                 let path = name("wide", index, "disparity.pfm")
@@ -171,9 +184,16 @@ public enum SynthWriter {
                                 planeDistanceMetres: spec.sceneName == "plane" ? spec.sceneOptions.planeDistance : nil,
                                 lidar: lidar, conditions: spec.conditions.isClean ? nil : ConditionsSummary(spec.conditions),
                                 files: files)
+        manifest.objects = (dataset.pairs.first?.objectNames ?? []).enumerated().map { ObjectEntry(id: $0.offset + 1, name: $0.element) }
         manifest.files.append(FileEntry(path: "manifest.json", kind: "manifest", camera: nil, units: "this file"))
         try AtomicFile.write(try json(manifest), to: dir.appendingPathComponent("manifest.json"))
         return manifest
+    }
+
+    /// The view's object ids as uint16, 1 + index (0 = nothing hit).
+    static func objectImage(_ view: RenderedView) throws -> Image {
+        try Image(width: view.size.width, height: view.size.height, channels: 1,
+                  pixels: view.objectIDs.map { UInt16(clamping: Int($0) + 1) })
     }
 
     static func describe(_ pattern: LidarSampling.Pattern) -> String {

@@ -42,6 +42,8 @@ public struct SynthPair: Sendable {
     public var boardPose: RigidTransform?
     /// For rectified pairs: the wide view's pixel disparity d = f B / Z (x_tele = x_wide - d).
     public var disparity: Image?
+    /// The scene's object names; `RenderedView.objectIDs` index them.
+    public var objectNames: [String] = []
 }
 
 /// A synthetic dataset: the rig at the rendered size and one or more pairs.
@@ -116,7 +118,8 @@ public enum Synthesizer {
         sampling.seed = lidar.seed &+ render.seed
         return SynthPair(wide: wide, tele: tele, covisible: covisible, lidar: try sampling.sample(wide.depth),
                          boardPose: boardPose,
-                         disparity: rectified ? try RectifiedStereo.disparity(of: wide, rectifiedRig: rig) : nil)
+                         disparity: rectified ? try RectifiedStereo.disparity(of: wide, rectifiedRig: rig) : nil,
+                         objectNames: scene.objects.map(\.name))
     }
 
     /// Every camera of `rig` with its intrinsics scaled to `size` (same aspect

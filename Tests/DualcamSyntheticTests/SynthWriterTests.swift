@@ -24,7 +24,7 @@ final class SynthWriterTests: XCTestCase {
 
     static let expectedFiles = [
         "calibration.yaml", "lidar.csv", "lidar.depth.pfm", "lidar.depth.png", "manifest.json",
-        "tele.depth.pfm", "tele.png", "tele.png.json", "wide.covisible.png", "wide.depth.pfm", "wide.png", "wide.png.json",
+        "tele.depth.pfm", "tele.objects.png", "tele.png", "tele.png.json", "wide.covisible.png", "wide.depth.pfm", "wide.objects.png", "wide.png", "wide.png.json",
     ]
 
     func testEveryManifestFileExistsAndNothingElse() throws {

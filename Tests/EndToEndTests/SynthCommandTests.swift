@@ -11,7 +11,7 @@ final class SynthCommandTests: XCTestCase {
 
     static let singlePairFiles = [
         "calibration.yaml", "lidar.csv", "lidar.depth.pfm", "lidar.depth.png", "manifest.json",
-        "tele.depth.pfm", "tele.png", "tele.png.json", "wide.covisible.png", "wide.depth.pfm", "wide.png", "wide.png.json",
+        "tele.depth.pfm", "tele.objects.png", "tele.png", "tele.png.json", "wide.covisible.png", "wide.depth.pfm", "wide.objects.png", "wide.png", "wide.png.json",
     ]
 
     static func files(_ dir: URL) throws -> [String] {
@@ -63,6 +63,11 @@ final class SynthCommandTests: XCTestCase {
         XCTAssertLessThanOrEqual(worst, 1.2e-6)
         let wide = try ImageIO.read(out.appendingPathComponent("wide.png"))
         XCTAssertEqual([wide.width, wide.height, wide.channels], [320, 240, 3])
+        // Object ids: the plane is the scene's only object, id 1, and fills the view.
+        let objects = try XCTUnwrap(manifest["objects"] as? [[String: Any]])
+        XCTAssertEqual(objects.count, 1)
+        XCTAssertEqual(objects.first?["id"] as? Int, 1)
+        XCTAssertEqual(Set(try ImageIO.read(out.appendingPathComponent("tele.objects.png")).pixels(as: UInt16.self)), [1])
         let calibration = try CalibrationFile.read(out.appendingPathComponent("calibration.yaml"))
         XCTAssertEqual(try calibration.rig.camera(.tele).size.width, 320)
         let samples = try DepthSamplesCSV.read(out.appendingPathComponent("lidar.csv"))
@@ -92,8 +97,9 @@ final class SynthCommandTests: XCTestCase {
         var expected = ["board.json", "calibration.yaml", "manifest.json"]
         for index in ["000", "001"] {
             expected += ["lidar_\(index).csv", "lidar_\(index).depth.pfm", "lidar_\(index).depth.png",
-                         "tele_\(index).depth.pfm", "tele_\(index).png", "tele_\(index).png.json",
-                         "wide_\(index).covisible.png", "wide_\(index).depth.pfm", "wide_\(index).png", "wide_\(index).png.json"]
+                         "tele_\(index).depth.pfm", "tele_\(index).objects.png", "tele_\(index).png", "tele_\(index).png.json",
+                         "wide_\(index).covisible.png", "wide_\(index).depth.pfm", "wide_\(index).objects.png",
+                         "wide_\(index).png", "wide_\(index).png.json"]
         }
         XCTAssertEqual(files, expected.sorted())
         let manifest = try Self.manifest(out)
@@ -205,7 +211,8 @@ extension SynthCommandTests {
                                                            "--out", "real"], in: dir)
         XCTAssertTrue(result.stdout.hasPrefix("synth: scene office, 160x120, conditions custom, 1 pair(s)"), result.stdout)
         XCTAssertEqual(try Self.files(dir.path("real")), Self.singlePairFiles)
-        for file in ["wide.depth.pfm", "tele.depth.pfm", "wide.covisible.png", "lidar.csv", "lidar.depth.png", "calibration.yaml"] {
+        for file in ["wide.depth.pfm", "tele.depth.pfm", "wide.covisible.png", "wide.objects.png", "tele.objects.png", "lidar.csv",
+                     "lidar.depth.png", "calibration.yaml"] {
             XCTAssertEqual(try Data(contentsOf: dir.path("real/" + file)), try Data(contentsOf: dir.path("clean/" + file)), file)
         }
         for file in ["wide.png", "tele.png"] {
