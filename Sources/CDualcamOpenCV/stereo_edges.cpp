@@ -102,6 +102,109 @@ struct WindowFits {
 /// +-0.001 px).
 constexpr int kGrid = 4;
 
+/// The depth edges of a measured disparity map `u` (see
+/// dc_disparity_edge_snap): jump pixels, for each hole of a half-occlusion
+/// run the anchor column and the bounding measurement of the side it takes,
+/// and the zone (every pixel within `margin` of a jump pixel).
+struct EdgeZone {
+    cv::Mat edge, anchor, sideValue, zone;
+};
+
+EdgeZone find_edge_zone(const cv::Mat &u, const dc_edge_snap_params &p) {
+    const JumpTest jump{(float)p.jump_pixels, (float)p.jump_relative};
+    const cv::Size size = u.size();
+    const int W = size.width, H = size.height, M = p.margin;
+    // Jump pixels; for each hole of a half-occlusion run, the anchor column
+    // and the bounding measurement of the side (surface) it takes.
+    cv::Mat edge(size, CV_8U, cv::Scalar(0));
+    cv::Mat anchor(size, CV_32S, cv::Scalar(-1));
+    cv::Mat sideValue(size, CV_32F, cv::Scalar(std::numeric_limits<float>::quiet_NaN()));
+    for (int y = 0; y < H; ++y) {
+        const float *row = u.ptr<float>(y), *below = y + 1 < H ? u.ptr<float>(y + 1) : nullptr;
+        uint8_t *e = edge.ptr<uint8_t>(y), *eb = y + 1 < H ? edge.ptr<uint8_t>(y + 1) : nullptr;
+        int *a = anchor.ptr<int>(y);
+        float *fv = sideValue.ptr<float>(y);
+        for (int x = 0; x < W; ++x) {
+            if (std::isnan(row[x])) continue;
+            if (x + 1 < W && !std::isnan(row[x + 1]) && jump(row[x], row[x + 1])) e[x] = e[x + 1] = 1;
+            if (below && !std::isnan(below[x]) && jump(row[x], below[x])) e[x] = eb[x] = 1;
+            // Across two pixels too: a straddling window turns a step of a
+            // few tenths of a pixel into a ramp whose neighbours each stay
+            // below the threshold (the far sphere before the back wall).
+            if (x + 2 < W && !std::isnan(row[x + 1]) && !std::isnan(row[x + 2]) && jump(row[x], row[x + 2]))
+                e[x] = e[x + 1] = e[x + 2] = 1;
+            if (y + 2 < H && !std::isnan(below[x]) && !std::isnan(u.ptr<float>(y + 2)[x]) &&
+                jump(row[x], u.ptr<float>(y + 2)[x]))
+                e[x] = eb[x] = edge.ptr<uint8_t>(y + 2)[x] = 1;
+        }
+        for (int x = 0; x < W;) {
+            if (!std::isnan(row[x])) { ++x; continue; }
+            const int x0 = x;
+            while (x < W && std::isnan(row[x])) ++x;
+            if (x0 == 0 || x == W) continue;
+            const float l = row[x0 - 1], r = row[x];
+            if (!jump(l, r)) continue;
+            for (int i = x0 - 1; i <= x; ++i) e[i] = 1;
+            // A half-occlusion lies beside the nearer surface on the
+            // occlusion side and is as wide as the jump: its pixels take
+            // the farther surface; the run's other pixels (matches that
+            // failed at the nearer surface's rim) the nearer one. A run on
+            // the other side is no half-occlusion (left to the hole rule).
+            const bool nearLeft = l > r;
+            if (nearLeft != (p.occlusion_side > 0)) continue;
+            // (From the bounding measurements: where the windows straddled
+            // they lean towards each other, so the width errs to the nearer
+            // surface, the smaller depth error.)
+            const int width = std::min(x - x0, (int)std::lround(std::fabs(l - r) * p.disparity_scale));
+            const int leftAnchor = std::max(0, x0 - M - 2), rightAnchor = std::min(W - 1, x + M + 1);
+            for (int i = x0; i < x; ++i) {
+                const bool occluded = nearLeft ? i >= x - width : i < x0 + width;
+                const bool takesLeft = occluded != nearLeft;
+                a[i] = takesLeft ? leftAnchor : rightAnchor;
+                fv[i] = takesLeft ? l : r;
+            }
+        }
+    }
+    // Runs of holes down a column bounded by a jump (no half-occlusion
+    // across the baseline, but the surfaces must stay apart).
+    for (int x = 0; x < W; ++x) {
+        for (int y = 0; y < H;) {
+            if (!std::isnan(u.ptr<float>(y)[x])) { ++y; continue; }
+            const int y0 = y;
+            while (y < H && std::isnan(u.ptr<float>(y)[x])) ++y;
+            if (y0 == 0 || y == H) continue;
+            if (!jump(u.ptr<float>(y0 - 1)[x], u.ptr<float>(y)[x])) continue;
+            for (int i = y0 - 1; i <= y; ++i) edge.ptr<uint8_t>(i)[x] = 1;
+        }
+    }
+    // Jumps of isolated outliers (a few connected jump pixels) are no depth edges.
+    {
+        cv::Mat edgeLabels, stats, centroids;
+        const int count = cv::connectedComponentsWithStats(edge, edgeLabels, stats, centroids, 8, CV_32S);
+        for (int y = 0; y < H; ++y) {
+            const int *l = edgeLabels.ptr<int>(y);
+            uint8_t *e = edge.ptr<uint8_t>(y);
+            for (int x = 0; x < W; ++x)
+                if (l[x] > 0 && l[x] < count && stats.at<int>(l[x], cv::CC_STAT_AREA) < kMinEdgeArea) e[x] = 0;
+        }
+    }
+    cv::Mat zone;
+    cv::dilate(edge, zone, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(2 * M + 1, 2 * M + 1)));
+    return EdgeZone{edge, anchor, sideValue, zone};
+}
+
+/// Validates the parameters (the same for the zone and the snap).
+int check_snap_params(const dc_edge_snap_params *params, dc_error *err) {
+    if (!params) return fail(err, DC_ERR_ARGUMENT, "edge snap parameters are NULL");
+    const dc_edge_snap_params &p = *params;
+    if (!(p.jump_pixels > 0) || !(p.jump_relative >= 0) || p.margin < 0 || p.margin > 32 || p.radius < 1 ||
+        p.radius > 32 || !(p.disparity_scale >= 0 && p.disparity_scale < 1e6) || !(p.max_fit_rms >= 0))
+        return fail(err, DC_ERR_ARGUMENT,
+                    "edge snap needs jump_pixels > 0, jump_relative >= 0, margin 0 to 32, radius 1 to 32, "
+                    "a finite disparity_scale >= 0, max_fit_rms >= 0");
+    return DC_OK;
+}
+
 }  // namespace
 
 extern "C" int dc_disparity_edge_snap(const dc_mat *measured, const dc_mat *confidence, const dc_mat *filled,
@@ -110,7 +213,7 @@ extern "C" int dc_disparity_edge_snap(const dc_mat *measured, const dc_mat *conf
     return guarded(err, [&]() -> int {
         if (!out) return fail(err, DC_ERR_ARGUMENT, "dc_disparity_edge_snap: out is NULL");
         *out = nullptr;
-        if (!params) return fail(err, DC_ERR_ARGUMENT, "edge snap parameters are NULL");
+        if (int status = check_snap_params(params, err)) return status;
         if (int status = check_input(measured, "measured disparity", err)) return status;
         if (int status = check_input(filled, "filled disparity", err)) return status;
         const cv::Size size = measured->mat.size();
@@ -121,91 +224,12 @@ extern "C" int dc_disparity_edge_snap(const dc_mat *measured, const dc_mat *conf
         if (covered && (covered->mat.type() != CV_8UC1 || covered->mat.size() != size))
             return fail(err, DC_ERR_ARGUMENT, "the covered mask must be 8-bit, 1 channel, the disparities' size");
         const dc_edge_snap_params &p = *params;
-        if (!(p.jump_pixels > 0) || !(p.jump_relative >= 0) || p.margin < 0 || p.margin > 32 || p.radius < 1 ||
-            p.radius > 32 || !(p.disparity_scale >= 0 && p.disparity_scale < 1e6) || !(p.max_fit_rms >= 0))
-            return fail(err, DC_ERR_ARGUMENT,
-                        "edge snap needs jump_pixels > 0, jump_relative >= 0, margin 0 to 32, radius 1 to 32, "
-                        "a finite disparity_scale >= 0, max_fit_rms >= 0");
         const JumpTest jump{(float)p.jump_pixels, (float)p.jump_relative};
         const int W = size.width, H = size.height, M = p.margin, R = p.radius;
         const cv::Mat &u = measured->mat;
 
-        // Jump pixels; for each hole of a half-occlusion run, the anchor column
-        // and the bounding measurement of the side (surface) it takes.
-        cv::Mat edge(size, CV_8U, cv::Scalar(0));
-        cv::Mat anchor(size, CV_32S, cv::Scalar(-1));
-        cv::Mat sideValue(size, CV_32F, cv::Scalar(std::numeric_limits<float>::quiet_NaN()));
-        for (int y = 0; y < H; ++y) {
-            const float *row = u.ptr<float>(y), *below = y + 1 < H ? u.ptr<float>(y + 1) : nullptr;
-            uint8_t *e = edge.ptr<uint8_t>(y), *eb = y + 1 < H ? edge.ptr<uint8_t>(y + 1) : nullptr;
-            int *a = anchor.ptr<int>(y);
-            float *fv = sideValue.ptr<float>(y);
-            for (int x = 0; x < W; ++x) {
-                if (std::isnan(row[x])) continue;
-                if (x + 1 < W && !std::isnan(row[x + 1]) && jump(row[x], row[x + 1])) e[x] = e[x + 1] = 1;
-                if (below && !std::isnan(below[x]) && jump(row[x], below[x])) e[x] = eb[x] = 1;
-                // Across two pixels too: a straddling window turns a step of a
-                // few tenths of a pixel into a ramp whose neighbours each stay
-                // below the threshold (the far sphere before the back wall).
-                if (x + 2 < W && !std::isnan(row[x + 1]) && !std::isnan(row[x + 2]) && jump(row[x], row[x + 2]))
-                    e[x] = e[x + 1] = e[x + 2] = 1;
-                if (y + 2 < H && !std::isnan(below[x]) && !std::isnan(u.ptr<float>(y + 2)[x]) &&
-                    jump(row[x], u.ptr<float>(y + 2)[x]))
-                    e[x] = eb[x] = edge.ptr<uint8_t>(y + 2)[x] = 1;
-            }
-            for (int x = 0; x < W;) {
-                if (!std::isnan(row[x])) { ++x; continue; }
-                const int x0 = x;
-                while (x < W && std::isnan(row[x])) ++x;
-                if (x0 == 0 || x == W) continue;
-                const float l = row[x0 - 1], r = row[x];
-                if (!jump(l, r)) continue;
-                for (int i = x0 - 1; i <= x; ++i) e[i] = 1;
-                // A half-occlusion lies beside the nearer surface on the
-                // occlusion side and is as wide as the jump: its pixels take
-                // the farther surface; the run's other pixels (matches that
-                // failed at the nearer surface's rim) the nearer one. A run on
-                // the other side is no half-occlusion (left to the hole rule).
-                const bool nearLeft = l > r;
-                if (nearLeft != (p.occlusion_side > 0)) continue;
-                // (From the bounding measurements: where the windows straddled
-                // they lean towards each other, so the width errs to the nearer
-                // surface, the smaller depth error.)
-                const int width = std::min(x - x0, (int)std::lround(std::fabs(l - r) * p.disparity_scale));
-                const int leftAnchor = std::max(0, x0 - M - 2), rightAnchor = std::min(W - 1, x + M + 1);
-                for (int i = x0; i < x; ++i) {
-                    const bool occluded = nearLeft ? i >= x - width : i < x0 + width;
-                    const bool takesLeft = occluded != nearLeft;
-                    a[i] = takesLeft ? leftAnchor : rightAnchor;
-                    fv[i] = takesLeft ? l : r;
-                }
-            }
-        }
-        // Runs of holes down a column bounded by a jump (no half-occlusion
-        // across the baseline, but the surfaces must stay apart).
-        for (int x = 0; x < W; ++x) {
-            for (int y = 0; y < H;) {
-                if (!std::isnan(u.ptr<float>(y)[x])) { ++y; continue; }
-                const int y0 = y;
-                while (y < H && std::isnan(u.ptr<float>(y)[x])) ++y;
-                if (y0 == 0 || y == H) continue;
-                if (!jump(u.ptr<float>(y0 - 1)[x], u.ptr<float>(y)[x])) continue;
-                for (int i = y0 - 1; i <= y; ++i) edge.ptr<uint8_t>(i)[x] = 1;
-            }
-        }
-        // Jumps of isolated outliers (a few connected jump pixels) are no depth edges.
-        {
-            cv::Mat edgeLabels, stats, centroids;
-            const int count = cv::connectedComponentsWithStats(edge, edgeLabels, stats, centroids, 8, CV_32S);
-            for (int y = 0; y < H; ++y) {
-                const int *l = edgeLabels.ptr<int>(y);
-                uint8_t *e = edge.ptr<uint8_t>(y);
-                for (int x = 0; x < W; ++x)
-                    if (l[x] > 0 && l[x] < count && stats.at<int>(l[x], cv::CC_STAT_AREA) < kMinEdgeArea) e[x] = 0;
-            }
-        }
-        cv::Mat zone;
-        cv::dilate(edge, zone, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(2 * M + 1, 2 * M + 1)));
+        const EdgeZone edges = find_edge_zone(u, p);
+        const cv::Mat &edge = edges.edge, &anchor = edges.anchor, &sideValue = edges.sideValue, &zone = edges.zone;
         // Reliable measurements: outside the zone. Its 8-connected pieces are
         // the surfaces the zone separates.
         cv::Mat reliable(size, CV_8U);
@@ -346,5 +370,19 @@ extern "C" int dc_disparity_edge_snap(const dc_mat *measured, const dc_mat *conf
             }
         });
         return emit(std::move(result), out, err);
+    });
+}
+
+extern "C" int dc_disparity_edge_zone(const dc_mat *measured, const dc_edge_snap_params *params, dc_mat **out,
+                                      dc_error *err) {
+    return guarded(err, [&]() -> int {
+        if (!out) return fail(err, DC_ERR_ARGUMENT, "dc_disparity_edge_zone: out is NULL");
+        *out = nullptr;
+        if (int status = check_snap_params(params, err)) return status;
+        if (int status = check_input(measured, "measured disparity", err)) return status;
+        if (measured->mat.type() != CV_32FC1)
+            return fail(err, DC_ERR_ARGUMENT, "the measured disparity must be float32, 1 channel");
+        cv::Mat zone = find_edge_zone(measured->mat, *params).zone * 255;
+        return emit(std::move(zone), out, err);
     });
 }

@@ -29,14 +29,28 @@ extension CVStereo {
     /// in [0, 1], nil = 1). `covered` (uint8, optional): pixels left alone where 0.
     public static func edgeSnap(measured: CVMat, confidence: CVMat? = nil, filled: CVMat, covered: CVMat?,
                                 parameters: CVEdgeSnapParameters = CVEdgeSnapParameters()) throws -> CVMat {
-        var params = dc_edge_snap_params(jump_pixels: parameters.jumpPixels, jump_relative: parameters.jumpRelative,
-                                         margin: Int32(parameters.margin), radius: Int32(parameters.radius),
-                                         occlusion_side: parameters.occlusionRight ? 1 : -1,
-                                         disparity_scale: parameters.disparityScale, max_fit_rms: parameters.maxFitRMS)
+        var params = parameters.shim
         var out: OpaquePointer?
         try Shim.call("disparity edge snap") {
             dc_disparity_edge_snap(measured.handle, confidence?.handle, filled.handle, covered?.handle, &params, &out, $0)
         }
         return try CVMat(adopting: out!)
+    }
+
+    /// The pixels within `margin` of a jump of `measured` (float32, NaN = no
+    /// measurement), where `edgeSnap` acts: uint8, 255 in the zone. A
+    /// measurement there may come from a window that straddles a depth edge.
+    public static func edgeZone(measured: CVMat, parameters: CVEdgeSnapParameters = CVEdgeSnapParameters()) throws -> CVMat {
+        var params = parameters.shim
+        var out: OpaquePointer?
+        try Shim.call("disparity edge zone") { dc_disparity_edge_zone(measured.handle, &params, &out, $0) }
+        return try CVMat(adopting: out!)
+    }
+}
+
+extension CVEdgeSnapParameters {
+    var shim: dc_edge_snap_params {
+        dc_edge_snap_params(jump_pixels: jumpPixels, jump_relative: jumpRelative, margin: Int32(margin), radius: Int32(radius),
+                            occlusion_side: occlusionRight ? 1 : -1, disparity_scale: disparityScale, max_fit_rms: maxFitRMS)
     }
 }

@@ -1,4 +1,5 @@
 import DualcamCV
+import DualcamDepthData
 import DualcamGeometry
 import DualcamImaging
 import DualcamSupport
@@ -148,17 +149,57 @@ public struct StereoDepthEstimator: @unchecked Sendable {
         // behind infinity: a mismatch that passed the tests): no measurement.
         let floor = disparityFloor
         let unfiltered = alignment.sample(matched.disparity).map { $0 < floor ? .nan : $0 }
-        let confidence = zip(alignment.sample(matched.confidence), unfiltered).map { c, d in d.isNaN || c.isNaN ? 0 : c }
+        let matchConfidence = zip(alignment.sample(matched.confidence), unfiltered).map { c, d in d.isNaN || c.isNaN ? 0 : c }
+        let zone = try edgeZone(unfiltered)
+        // In the edge zone the window may straddle two surfaces: medium at best.
+        let cap = options.edgeZoneConfidence
+        let confidence = zip(matchConfidence, zone).map { c, z in z ? min(c, cap) : c }
         var values = unfiltered
         if options.filtered {
-            values = try fill(unfiltered, confidence: confidence, guide: reference == .wide ? wide : tele)
+            values = try fill(unfiltered, confidence: matchConfidence, edgeZone: zone, guide: reference == .wide ? wide : tele)
             if let temporal { values = temporal.smooth(values) }
         }
         return result(values: values, unfiltered: unfiltered, confidence: confidence, filtered: options.filtered)
     }
 
-    /// The confidence-weighted, reference-guided fill of `values` (rectified pixel disparity at the output).
-    func fill(_ values: [Float], confidence: [Float], guide: Image) throws -> [Float] {
+    /// The edge snap's parameters at the output size.
+    var edgeParameters: CVEdgeSnapParameters {
+        var snap = options.edgeSnap ?? CVEdgeSnapParameters()
+        snap.occlusionRight = rectification.right == reference
+        snap.disparityScale = alignment.outputIntrinsics.fx / rectification.intrinsics.fx
+        // The fit window covers the same share of the view at every output
+        // size: `radius` is for the 768-px photo width (8 to 32 px).
+        snap.radius = min(32, max(8, Int((Double(snap.radius) * Double(alignment.size.width) / 768).rounded())))
+        return snap
+    }
+
+    /// The output pixels within the edge snap's margin of a jump of the
+    /// measured disparity `measured` (`CVStereo.edgeZone`): there the
+    /// matching window may straddle two surfaces, and the filtered mode
+    /// replaces such measurements by the plane of their surface.
+    func edgeZone(_ measured: [Float]) throws -> [Bool] {
+        let size = alignment.size
+        guard measured.contains(where: { $0.isFinite }) else { return [Bool](repeating: false, count: measured.count) }
+        return try CVStereo.edgeZone(measured: .floats(measured, width: size.width, height: size.height),
+                                     parameters: edgeParameters).packedBytes().map { $0 != 0 }
+    }
+
+    /// How far the filtered value of a measured pixel may move from its
+    /// measurement m, given its confidence c: `measuredTolerancePixels` / c
+    /// rectified pixels, and at most `highConfidenceTolerance` x m for a
+    /// high-confidence measurement (c >= `ConfidenceMap.highThreshold`):
+    /// filtered mode keeps what was measured, within its uncertainty, and
+    /// fills and smooths only where nothing reliable was measured.
+    func tolerance(measured m: Float, confidence c: Float) -> Float {
+        guard let pixels = options.measuredTolerancePixels else { return .infinity }
+        let u = Float(pixels) / max(c, 1e-3)
+        return c >= ConfidenceMap.highThreshold ? min(u, Float(options.highConfidenceTolerance) * abs(m)) : u
+    }
+
+    /// The confidence-weighted, reference-guided fill of `values` (rectified
+    /// pixel disparity at the output). Outside `edgeZone` a measured value
+    /// moves by at most its `tolerance`; in it the smoother and the edge snap decide.
+    func fill(_ values: [Float], confidence: [Float], edgeZone zone: [Bool], guide: Image) throws -> [Float] {
         let size = alignment.size
         guard values.contains(where: { $0.isFinite }) else { return values }
         let guideImage = try ImageOps.resize(guide.eightBit(), width: size.width, height: size.height, interpolation: .area)
@@ -180,6 +221,7 @@ public struct StereoDepthEstimator: @unchecked Sendable {
         // surface: v = s + c min(1, ((m - s) / tau)^2) (m - s).
         // Outside the overlap stays NaN; anything the smoother could not reach
         // takes its nearest value.
+        // Either way a measured value outside the edge zone moves by at most its tolerance.
         let tau = options.fillResidualPixels.map { Float($0) }
         var inside = smoothed
         for i in inside.indices {
@@ -187,15 +229,13 @@ public struct StereoDepthEstimator: @unchecked Sendable {
             let m = values[i], s = inside[i], c = min(max(confidence[i], 0), 1)
             guard m.isFinite, s.isFinite else { continue }
             let gate = tau.map { min(1, ((m - s) / $0) * ((m - s) / $0)) } ?? 1
-            inside[i] = s + c * gate * (m - s)
+            let blended = s + c * gate * (m - s)
+            if zone[i] { inside[i] = blended; continue }
+            let u = tolerance(measured: m, confidence: c)
+            inside[i] = min(max(blended, m - u), m + u)
         }
         let dense = HoleFilling.nearestFill(inside, width: size.width, keep: covered)
-        guard var snap = options.edgeSnap else { return dense }
-        snap.occlusionRight = rectification.right == reference
-        snap.disparityScale = alignment.outputIntrinsics.fx / rectification.intrinsics.fx
-        // The fit window covers the same share of the view at every output
-        // size: `radius` is for the 768-px photo width (8 to 32 px).
-        snap.radius = min(32, max(8, Int((Double(snap.radius) * Double(size.width) / 768).rounded())))
+        guard options.edgeSnap != nil else { return dense }
         // At the depth discontinuities of the measurements the smoother still
         // mixes the two surfaces (and fills half-occlusions from both sides):
         // there each pixel takes the plane of the surface it belongs to.
@@ -205,7 +245,7 @@ public struct StereoDepthEstimator: @unchecked Sendable {
             filled: .floats(dense, width: size.width, height: size.height),
             covered: CVMat(rows: size.height, cols: size.width, channels: 1, depth: .uint8,
                            bytes: covered.map { $0 ? 255 : 0 }),
-            parameters: snap).floats()
+            parameters: edgeParameters).floats()
         return zip(snapped, covered).map { $1 ? $0 : .nan }
     }
 

@@ -66,6 +66,17 @@ public struct StereoDepthOptions: Sendable, Equatable {
     /// interior ratio of the acceptance rises (room 2.5x -> 4x); off by
     /// default for that reason.
     public var fillResidualPixels: Double?
+    /// Filtered mode keeps measurements: a measured value m of confidence c
+    /// moves by at most this / c rectified pixels (about 2 sigma of the
+    /// refinement's noise at c = 1), and a high-confidence one by at most
+    /// `highConfidenceTolerance` x m; nil = the smoother's blend alone.
+    public var measuredTolerancePixels: Double? = 0.1
+    /// Relative bound on how far filtering moves a high-confidence measurement.
+    public var highConfidenceTolerance = 0.0099
+    /// Confidence of measurements in the edge snap's zone (within its margin
+    /// of a jump of the measured disparity) is at most this: their window may
+    /// straddle two surfaces (medium at best).
+    public var edgeZoneConfidence: Float = 0.5
     /// Valid fraction (unfiltered, over the covered region) from which quality is `high`.
     public var highQualityValidFraction = 0.5
 

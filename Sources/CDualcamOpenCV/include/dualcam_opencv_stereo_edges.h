@@ -62,6 +62,13 @@ typedef struct dc_edge_snap_params {
 int dc_disparity_edge_snap(const dc_mat *measured, const dc_mat *confidence, const dc_mat *filled,
                            const dc_mat *covered, const dc_edge_snap_params *params, dc_mat **out, dc_error *err);
 
+/* The zone of dc_disparity_edge_snap alone: uint8, 255 for every pixel within
+ * `margin` of a jump pixel of `measured` (float32, NaN = no measurement), 0
+ * elsewhere. Measurements in the zone come from windows that may straddle a
+ * depth edge; only the jump and margin fields of `params` are used (all are
+ * validated). */
+int dc_disparity_edge_zone(const dc_mat *measured, const dc_edge_snap_params *params, dc_mat **out, dc_error *err);
+
 #ifdef __cplusplus
 }
 #endif
