@@ -1,80 +1,29 @@
 import DualcamGeometry
 import DualcamImaging
 
-/// Options of the automatic convergence distance (`--distance auto [--at x,y]`).
-public struct AutoConvergenceOptions: Equatable, Sendable {
-    /// Nearest distance swept (default 0.2 m).
-    public var near: Distance
-    /// Farthest distance swept (default infinity: the plane at infinity is a candidate).
-    public var far: Distance
-    /// Score only a window around this canvas pixel (tap-to-converge); nil
-    /// scores the whole overlap.
-    public var at: Vector2?
-    /// Side of the window around `at`, canvas pixels (default 96).
-    public var window: Int
-    /// Coarse sweep steps; nil picks max(64, enough for a step to move the
-    /// moving image by at most half a pixel of the coarse level), at most 1024.
-    public var coarseSteps: Int?
-    /// Resize factor of the canvas for the coarse sweep; nil picks the
-    /// smallest of 1, 1/2, 1/4, 1/8 that keeps the scored region at least
-    /// 48 pixels (window) or 120 pixels (whole overlap) on its shorter side.
-    public var coarseScale: Double?
-    /// Refine around the best coarse step at full resolution (default true).
-    public var refine: Bool
-
-    public init(near: Distance = try! Distance(metres: 0.2), far: Distance = .infinity, at: Vector2? = nil,
-                window: Int = 96, coarseSteps: Int? = nil, coarseScale: Double? = nil, refine: Bool = true) {
-        self.near = near
-        self.far = far
-        self.at = at
-        self.window = window
-        self.coarseSteps = coarseSteps
-        self.coarseScale = coarseScale
-        self.refine = refine
-    }
-}
-
-/// One sample of the score curve.
-public struct ConvergenceScore: Equatable, Sendable {
-    /// q = 1/d in 1/m (0 for the plane at infinity); uniform along the sweep.
-    public var inverseDistance: Double
-    public var distance: Distance
-    /// NCC between the registered grey images over the scored region, in
-    /// [-1, 1]; -1 when fewer than a quarter of the region's pixels overlap.
-    public var score: Double
-}
-
-/// What the automatic convergence chose and why.
-public struct AutoConvergenceResult: Sendable {
-    /// The chosen convergence distance.
-    public var distance: Distance
-    /// The score at `distance` (NCC at the refinement's resolution, or at the
-    /// coarse level when not refined).
-    public var score: Double
-    /// The coarse sweep, nearest first (uniform in inverse distance).
-    public var curve: [ConvergenceScore]
-    /// The samples of the refinement (full resolution unless the scored region
-    /// is longer than 1024 pixels), nearest first; empty when not refined.
-    public var refinement: [ConvergenceScore]
-    /// The scored region in canvas pixels (the whole canvas without `at`).
-    public var window: CanvasWindow
-    /// The canvas resize factor of the coarse sweep.
-    public var coarseScale: Double
-}
-
 /// The automatic convergence distance: a plane sweep over inverse distance.
 ///
 /// 1. Coarse: q = 1/d takes `coarseSteps` values uniformly from 1/far (0 for
 ///    infinity) to 1/near. For each, the moving image is warped onto the
-///    canvas with the plane homography for d = 1/q and scored against the
-///    canvas camera's image by zero-mean normalised cross-correlation over the
-///    window (or the whole overlap), on a resized pair (`SweepLevel`).
-/// 2. Refine: around the best coarse sample (+-1.5 steps), a finer sweep at
+///    scored view with the plane homography for d = 1/q and scored against
+///    that view's own image by zero-mean normalised cross-correlation over
+///    the window (or the whole overlap), on a resized pair (`SweepLevel`).
+/// 2. Texture: when the best coarse score is less than
+///    `minimumCurveContrast` above the curve's median, the curve singles out
+///    no distance (`lowTexture`; `LowTexturePolicy` says what follows).
+/// 3. Candidates: the curve's peaks (`ScoreCurve`, prominence at least half
+///    the ambiguity margin) scoring within `ambiguityMargin` of the best, at
+///    most four. A regular pattern gives one peak per repetition along the
+///    baseline, all about equally high: nothing in the window tells them
+///    apart, so they are all kept and reported.
+/// 3. Refine each candidate: around it (+-1.5 coarse steps), a finer sweep at
 ///    full resolution (reduced by powers of two when the scored region is
 ///    longer than 1024 pixels) with steps moving the image by at most 0.2
 ///    pixels; then a least-squares parabola through the best sample and its
 ///    neighbours (up to 2 on each side) gives the sub-step maximum, kept within
-///    one fine step of the best sample.
+///    one fine step of the best sample. Candidates whose refined score falls
+///    more than the margin below the best refined score are dropped; the
+///    best is the answer, `ambiguous` when others remain.
 ///
 /// Parallax is linear in q (about f_canvas * baseline * q along the
 /// baseline), which is why the sweep is uniform in inverse distance.
@@ -89,29 +38,48 @@ extension ConvergenceWarp {
 }
 
 enum AutoConvergence {
+    /// At most this many candidates are refined and reported.
+    static let maximumCandidates = 4
+
     static func run(geometry g: ConvergenceGeometry, wide: Image, tele: Image,
                     options o: AutoConvergenceOptions) throws -> AutoConvergenceResult {
         guard o.near < o.far else {
             throw ConvergenceError.invalidOption("auto distance: near (\(o.near)) must be closer than far (\(o.far))")
         }
+        guard o.ambiguityMargin >= 0, o.ambiguityMargin < 2, o.minimumCurveContrast >= 0, o.minimumCurveContrast < 2 else {
+            throw ConvergenceError.invalidOption(
+                "auto distance: ambiguity margin and minimum curve contrast must be in [0, 2), got \(o.ambiguityMargin) and \(o.minimumCurveContrast)")
+        }
+        let tap = try o.tap.map { try TapGeometry($0, canvasGeometry: g) }
+        if tap != nil, o.window < 8 {
+            throw ConvergenceError.invalidOption("auto distance: window must be at least 8 pixels, got \(o.window)")
+        }
+        let region = tap.map { $0.window(side: o.window) }
+        var result = try sweep(tap?.sweep ?? g, wide: wide, tele: tele, region: region, options: o)
+        if result.lowTexture, o.lowTexture != .accept {
+            let what = region.map { "the \($0.width)x\($0.height) window around \(o.tap!.text) (\(result.scoredIn) view)" }
+                ?? "the whole overlap"
+            let message = "auto distance: \(what) has no texture along the baseline (the score curve rises "
+                + String(format: "%.3f", result.curveContrast) + " above its median, needs "
+                + String(format: "%.3f", o.minimumCurveContrast) + ")"
+            guard o.lowTexture == .wholeOverlap, region != nil else {
+                throw ConvergenceError.lowTexture(message + (region != nil ? "; tap a textured part of the subject" : ""))
+            }
+            result = try sweep(g, wide: wide, tele: tele, region: nil, options: o)
+            guard !result.lowTexture else {
+                throw ConvergenceError.lowTexture(message + ", and neither has the whole overlap")
+            }
+            result.fellBackToWholeOverlap = true
+        }
+        result.tap = try tap?.landing(inverseDistance: result.candidates[0].inverseDistance, canvas: g.canvas)
+        return result
+    }
+
+    /// The sweep over `region` of `g`'s canvas (nil: all of it).
+    static func sweep(_ g: ConvergenceGeometry, wide: Image, tele: Image, region window: CanvasWindow?,
+                      options o: AutoConvergenceOptions) throws -> AutoConvergenceResult {
         let qMin = o.far.isInfinite ? 0 : 1 / o.far.metres, qMax = 1 / o.near.metres
         let canvas = g.canvasSize
-        // The scored region in full-size canvas pixels.
-        var window: CanvasWindow? = nil
-        if let at = o.at {
-            guard at.x.isFinite, at.y.isFinite, at.x >= 0, at.y >= 0,
-                  at.x <= Double(canvas.width - 1), at.y <= Double(canvas.height - 1) else {
-                throw ConvergenceError.invalidOption(
-                    "auto distance: point (\(at.x), \(at.y)) is outside the \(canvas) canvas")
-            }
-            guard o.window >= 8 else {
-                throw ConvergenceError.invalidOption("auto distance: window must be at least 8 pixels, got \(o.window)")
-            }
-            let side = min(o.window, canvas.width, canvas.height)
-            let x0 = min(max(0, Int((at.x - Double(side) / 2 + 0.5).rounded(.down))), canvas.width - side)
-            let y0 = min(max(0, Int((at.y - Double(side) / 2 + 0.5).rounded(.down))), canvas.height - side)
-            window = CanvasWindow(x: x0, y: y0, width: side, height: side)
-        }
         let region = window ?? CanvasWindow(x: 0, y: 0, width: canvas.width, height: canvas.height)
         let shorter = Double(min(region.width, region.height))
         let coarseScale = try o.coarseScale.map { s -> Double in
@@ -148,43 +116,82 @@ enum AutoConvergence {
         let coarseScan = try scan(coarse, (0..<steps).map { $0 == steps - 1 ? qMax : qMin + Double($0) * dq },
                                   windowed: window != nil)
         let curve = coarseScan.scores
-        guard let best = curve.indices.max(by: { curve[$0].score < curve[$1].score }), curve[best].score > -1 else {
+        let shape = ScoreCurve(curve.map(\.score))
+        let peaks = shape.peaks(minimumProminence: o.ambiguityMargin / 2)
+        guard let best = peaks.first, best.score > -1 else {
             throw ConvergenceError.noOverlap(
                 "auto distance: the \(g.wideCamera) and \(g.teleCamera) views do not overlap in the scored region "
-                    + "(\(region.width)x\(region.height) at \(region.x),\(region.y) of the \(g.canvas) canvas)")
+                    + "(\(region.width)x\(region.height) at \(region.x),\(region.y) of the \(g.canvas) view)")
         }
-        var result = AutoConvergenceResult(distance: curve[best].distance, score: curve[best].score,
-                                           curve: curve.reversed(), refinement: [], window: region,
-                                           coarseScale: coarseScale)
-        guard o.refine else { return result }
+        let contrast = best.score - (shape.median ?? best.score)
+        let lowTexture = contrast < o.minimumCurveContrast
+        let coarseCandidates = lowTexture ? [best]
+            : Array(peaks.filter { $0.score >= best.score - o.ambiguityMargin }.prefix(maximumCandidates))
+        func candidate(_ peak: ScoreCurve.Peak) -> DistanceCandidate {
+            DistanceCandidate(distance: curve[peak.index].distance, inverseDistance: curve[peak.index].inverseDistance,
+                              score: peak.score)
+        }
+        let second = peaks.count > 1 ? peaks[1] : nil
+        var result = AutoConvergenceResult(
+            distance: curve[best.index].distance, score: best.score, curve: curve.reversed(), refinement: [],
+            window: region, scoredIn: g.canvas, coarseScale: coarseScale, candidates: coarseCandidates.map(candidate),
+            secondPeak: second.map(candidate), peakRatio: second.flatMap { best.score > 0 ? $0.score / best.score : nil },
+            peakMargin: second.map { best.score - $0.score }, sharpnessPerPixel: nil, curveContrast: contrast,
+            patternPeriodPixels: nil, lowTexture: lowTexture, fellBackToWholeOverlap: false, tap: nil,
+            ambiguityMargin: o.ambiguityMargin)
+        guard o.refine else { return finish(result, rate: rate) }
 
-        // Refinement around the best coarse sample, at full resolution (or the
+        // Refinement around each candidate, at full resolution (or the
         // largest power-of-two reduction that keeps the region within 1024
         // pixels on its longer side).
         let longer = Double(max(region.width, region.height))
         let fineScale = [1, 0.5, 0.25, 0.125].first { longer * $0 <= 1024 } ?? 0.125
-        let lo = max(qMin, curve[best].inverseDistance - 1.5 * dq)
-        let hi = min(qMax, curve[best].inverseDistance + 1.5 * dq)
-        let fine = try SweepLevel(geometry: g, fixed: fixedImage, moving: movingImage, canvasScale: fineScale,
-                                  movingScale: min(1, fineScale * magnification), region: region,
-                                  inverseDistances: lo...hi, mode: .direct)
-        let fineSteps = min(61, max(7, Int(((hi - lo) * rate * fineScale / 0.2).rounded(.up)) + 1))
-        let df = (hi - lo) / Double(fineSteps - 1)
-        let fineScan = try scan(fine, (0..<fineSteps).map { $0 == fineSteps - 1 ? hi : lo + Double($0) * df },
-                                windowed: window != nil)
-        let samples = fineScan.scores
-        let j = samples.indices.max { samples[$0].score < samples[$1].score }!
-        var q = samples[j].inverseDistance
-        if samples[j].score > -1, let offset = parabolaPeak(samples.map(\.score), around: j) {
-            q = min(qMax, max(qMin, q + offset * df))
+        var refined: [(candidate: DistanceCandidate, samples: [ConvergenceScore], sharpness: Double?)] = []
+        for c in coarseCandidates {
+            let q0 = curve[c.index].inverseDistance
+            let lo = max(qMin, q0 - 1.5 * dq), hi = min(qMax, q0 + 1.5 * dq)
+            let fine = try SweepLevel(geometry: g, fixed: fixedImage, moving: movingImage, canvasScale: fineScale,
+                                      movingScale: min(1, fineScale * magnification), region: region,
+                                      inverseDistances: lo...hi, mode: .direct)
+            let fineSteps = min(61, max(7, Int(((hi - lo) * rate * fineScale / 0.2).rounded(.up)) + 1))
+            let df = (hi - lo) / Double(fineSteps - 1)
+            let fineScan = try scan(fine, (0..<fineSteps).map { $0 == fineSteps - 1 ? hi : lo + Double($0) * df },
+                                    windowed: window != nil)
+            let samples = fineScan.scores
+            let j = samples.indices.max { samples[$0].score < samples[$1].score }!
+            var q = samples[j].inverseDistance
+            var sharpness: Double?
+            if samples[j].score > -1, let fit = parabolaPeak(samples.map(\.score), around: j) {
+                q = min(qMax, max(qMin, q + fit.offset * df))
+                // NCC lost at one pixel of parallax: the parabola's curvature per (step in pixels)^2.
+                let stepPixels = df * rate
+                sharpness = -fit.curvature / (stepPixels * stepPixels)
+            }
+            let chosen = try scan(fine, [q], windowed: window != nil, minCount: fineScan.minCount).scores[0]
+            let pick = chosen.score > -1 ? chosen : samples[j]
+            refined.append((DistanceCandidate(distance: pick.distance, inverseDistance: pick.inverseDistance, score: pick.score),
+                            samples, sharpness))
         }
-        let chosen = try scan(fine, [q], windowed: window != nil, minCount: fineScan.minCount).scores[0]
-        if chosen.score > -1 {
-            result.distance = chosen.distance
-            result.score = chosen.score
+        refined.sort { $0.candidate.score > $1.candidate.score }
+        let top = refined[0]
+        result.candidates = refined.map(\.candidate).filter { $0.score >= top.candidate.score - o.ambiguityMargin }
+        result.refinement = top.samples.reversed()
+        result.sharpnessPerPixel = top.sharpness
+        return finish(result, rate: rate)
+    }
+
+    /// Sets the chosen distance from the candidates and the pattern period
+    /// (median spacing of the candidates along q, in pixels of parallax).
+    static func finish(_ r: AutoConvergenceResult, rate: Double) -> AutoConvergenceResult {
+        var r = r
+        r.distance = r.candidates[0].distance
+        r.score = r.candidates[0].score
+        if r.candidates.count > 1 {
+            let qs = r.candidates.map(\.inverseDistance).sorted()
+            let gaps = zip(qs, qs.dropFirst()).map { $1 - $0 }.sorted()
+            r.patternPeriodPixels = gaps[gaps.count / 2] * rate
         }
-        result.refinement = samples.reversed()
-        return result
+        return r
     }
 
     /// Scores `level` at each inverse distance of `qs`. A sample counts only
@@ -206,9 +213,10 @@ enum AutoConvergence {
 
     /// The sub-sample offset (in samples, within [-1, 1]) of the maximum of a
     /// least-squares parabola s(t) = a + b t + c t^2 through samples j-2...j+2
-    /// (those that exist, at least 3, t relative to j); nil when the fit has
-    /// no maximum (c >= 0) or too few samples.
-    static func parabolaPeak(_ scores: [Double], around j: Int) -> Double? {
+    /// (those that exist, at least 3, t relative to j), and its curvature c
+    /// (per sample squared); nil when the fit has no maximum (c >= 0) or too
+    /// few samples.
+    static func parabolaPeak(_ scores: [Double], around j: Int) -> (offset: Double, curvature: Double)? {
         let idx = (max(0, j - 2)...min(scores.count - 1, j + 2)).filter { scores[$0] > -1 }
         guard idx.count >= 3, idx.contains(j - 1) || idx.contains(j + 1) else { return nil }
         // Normal equations of the quadratic fit.
@@ -222,6 +230,6 @@ enum AutoConvergence {
         guard let inv = m.inverse else { return nil }
         let coef = inv * Vector3(r[0], r[1], r[2])
         guard coef.z < 0 else { return nil }
-        return min(1, max(-1, -coef.y / (2 * coef.z)))
+        return (min(1, max(-1, -coef.y / (2 * coef.z))), coef.z)
     }
 }
