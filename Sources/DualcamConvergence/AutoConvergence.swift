@@ -40,6 +40,11 @@ extension ConvergenceWarp {
 enum AutoConvergence {
     /// At most this many candidates are refined and reported.
     static let maximumCandidates = 4
+    /// A window whose texture keeps less than this fraction of its contrast
+    /// (standard deviation) at the moving camera's resolution is low texture:
+    /// the pattern there is finer than that camera resolves (see
+    /// `AutoConvergenceResult.resolvableTexture`).
+    static let minimumResolvableTexture = 0.5
 
     static func run(geometry g: ConvergenceGeometry, wide: Image, tele: Image,
                     options o: AutoConvergenceOptions) throws -> AutoConvergenceResult {
@@ -59,9 +64,13 @@ enum AutoConvergence {
         if result.lowTexture, o.lowTexture != .accept {
             let what = region.map { "the \($0.width)x\($0.height) window around \(o.tap!.text) (\(result.scoredIn) view)" }
                 ?? "the whole overlap"
-            let message = "auto distance: \(what) has no texture along the baseline (the score curve rises "
-                + String(format: "%.3f", result.curveContrast) + " above its median, needs "
-                + String(format: "%.3f", o.minimumCurveContrast) + ")"
+            let moving = result.scoredIn == .tele ? "wide" : "tele"
+            let message = (result.resolvableTexture ?? 1) < minimumResolvableTexture
+                ? "auto distance: the texture of \(what) is finer than the \(moving) camera resolves (it keeps "
+                    + String(format: "%.0f %%", 100 * (result.resolvableTexture ?? 0)) + " of its contrast at the \(moving) camera's resolution)"
+                : "auto distance: \(what) has no texture along the baseline (the score curve rises "
+                    + String(format: "%.3f", result.curveContrast) + " above its median, needs "
+                    + String(format: "%.3f", o.minimumCurveContrast) + ")"
             guard o.lowTexture == .wholeOverlap, region != nil else {
                 throw ConvergenceError.lowTexture(message + (region != nil ? "; tap a textured part of the subject" : ""))
             }
@@ -117,16 +126,46 @@ enum AutoConvergence {
                                   windowed: window != nil)
         let curve = coarseScan.scores
         let shape = ScoreCurve(curve.map(\.score))
-        let peaks = shape.peaks(minimumProminence: o.ambiguityMargin / 2)
+        var peaks = shape.peaks(minimumProminence: o.ambiguityMargin / 2)
+        if peaks.isEmpty, let top = shape.peaks(minimumProminence: 0).first { peaks = [top] }  // a flat curve
         guard let best = peaks.first, best.score > -1 else {
             throw ConvergenceError.noOverlap(
                 "auto distance: the \(g.wideCamera) and \(g.teleCamera) views do not overlap in the scored region "
                     + "(\(region.width)x\(region.height) at \(region.x),\(region.y) of the \(g.canvas) view)")
         }
+        // How much of the window's texture the moving camera can resolve.
+        var resolvable: Double?
+        if window != nil, magnification > 1.2 {
+            let level = try LevelImage.make(fixedImage, model: g.fixedModel, region: region, scale: 1)
+            let values = try level.image.pixels(as: Float.self)
+            let blurred = try ImageOps.gaussianBlur(level.image, sigma: 0.5 * magnification).pixels(as: Float.self)
+            func sd(_ v: [Float]) -> Double {
+                let f = v.filter(\.isFinite).map(Double.init)
+                guard f.count > 1 else { return 0 }
+                let m = f.reduce(0, +) / Double(f.count)
+                return (f.map { ($0 - m) * ($0 - m) }.reduce(0, +) / Double(f.count)).squareRoot()
+            }
+            let total = sd(values)
+            resolvable = total > 0 ? sd(blurred) / total : nil
+        }
         let contrast = best.score - (shape.median ?? best.score)
-        let lowTexture = contrast < o.minimumCurveContrast
+        let tooFine = (resolvable ?? 1) < minimumResolvableTexture
+        let lowTexture = contrast < o.minimumCurveContrast || tooFine
+        // Candidates: peaks within the margin; with a tap also peaks at
+        // which the window's centre registers about as well as at the best
+        // one (a repeat of the tapped pattern that scores lower only
+        // because of what else the window shows).
+        var supported = Set<Int>()
+        if !lowTexture, window != nil {
+            let centre = try centralSupport(coarse, q: curve[best.index].inverseDistance, stepQ: 1.5 / (rate * coarseScale))
+            for p in peaks.dropFirst().prefix(6) where p.score < best.score - o.ambiguityMargin && p.score >= best.score - 0.4 {
+                let c = try centralSupport(coarse, q: curve[p.index].inverseDistance, stepQ: 1.5 / (rate * coarseScale))
+                if c >= 0.5, c >= 0.6 * centre { supported.insert(p.index) }
+            }
+        }
         let coarseCandidates = lowTexture ? [best]
-            : Array(peaks.filter { $0.score >= best.score - o.ambiguityMargin }.prefix(maximumCandidates))
+            : Array(peaks.filter { $0.score >= best.score - o.ambiguityMargin || supported.contains($0.index) }
+                .prefix(maximumCandidates))
         func candidate(_ peak: ScoreCurve.Peak) -> DistanceCandidate {
             DistanceCandidate(distance: curve[peak.index].distance, inverseDistance: curve[peak.index].inverseDistance,
                               score: peak.score)
@@ -137,8 +176,9 @@ enum AutoConvergence {
             window: region, scoredIn: g.canvas, coarseScale: coarseScale, candidates: coarseCandidates.map(candidate),
             secondPeak: second.map(candidate), peakRatio: second.flatMap { best.score > 0 ? $0.score / best.score : nil },
             peakMargin: second.map { best.score - $0.score }, sharpnessPerPixel: nil, curveContrast: contrast,
-            patternPeriodPixels: nil, lowTexture: lowTexture, fellBackToWholeOverlap: false, tap: nil,
+            patternPeriodPixels: nil, lowTexture: lowTexture, fellBackToWholeOverlap: false, supportFraction: nil, tap: nil,
             ambiguityMargin: o.ambiguityMargin)
+        result.resolvableTexture = resolvable
         guard o.refine else { return finish(result, rate: rate) }
 
         // Refinement around each candidate, at full resolution (or the
@@ -146,7 +186,7 @@ enum AutoConvergence {
         // pixels on its longer side).
         let longer = Double(max(region.width, region.height))
         let fineScale = [1, 0.5, 0.25, 0.125].first { longer * $0 <= 1024 } ?? 0.125
-        var refined: [(candidate: DistanceCandidate, samples: [ConvergenceScore], sharpness: Double?)] = []
+        var refined: [Refined] = []
         for c in coarseCandidates {
             let q0 = curve[c.index].inverseDistance
             let lo = max(qMin, q0 - 1.5 * dq), hi = min(qMax, q0 + 1.5 * dq)
@@ -154,30 +194,95 @@ enum AutoConvergence {
                                       movingScale: min(1, fineScale * magnification), region: region,
                                       inverseDistances: lo...hi, mode: .direct)
             let fineSteps = min(61, max(7, Int(((hi - lo) * rate * fineScale / 0.2).rounded(.up)) + 1))
-            let df = (hi - lo) / Double(fineSteps - 1)
-            let fineScan = try scan(fine, (0..<fineSteps).map { $0 == fineSteps - 1 ? hi : lo + Double($0) * df },
-                                    windowed: window != nil)
-            let samples = fineScan.scores
-            let j = samples.indices.max { samples[$0].score < samples[$1].score }!
-            var q = samples[j].inverseDistance
-            var sharpness: Double?
-            if samples[j].score > -1, let fit = parabolaPeak(samples.map(\.score), around: j) {
-                q = min(qMax, max(qMin, q + fit.offset * df))
-                // NCC lost at one pixel of parallax: the parabola's curvature per (step in pixels)^2.
-                let stepPixels = df * rate
-                sharpness = -fit.curvature / (stepPixels * stepPixels)
+            let qs = (0..<fineSteps).map { $0 == fineSteps - 1 ? hi : lo + Double($0) * (hi - lo) / Double(fineSteps - 1) }
+            var r = try refine(fine, qs, range: qMin...qMax, rate: rate, windowed: window != nil)
+            r.bySupport = supported.contains(c.index)
+            // The pixels that register at that distance: when part of the
+            // window shows something else, refine on the subject alone.
+            if window != nil, let warped = try fine.warpedValues(inverseDistance: r.candidate.inverseDistance) {
+                let q = r.candidate.inverseDistance, step = 1.5 / rate  // 1.5 px of parallax
+                let neighbours = try [q - step, q + step].filter { $0 >= 0 }.compactMap { try fine.warpedValues(inverseDistance: $0) }
+                let keep = try SupportMask.agreeing(fixed: fine.fixedValues, moving: warped, neighbours: neighbours,
+                                                    width: fine.fixed.image.width, height: fine.fixed.image.height)
+                let valid = zip(fine.fixedValues, warped).filter { $0.isFinite && $1.isFinite }.count
+                let fraction = valid > 0 ? Double(keep.filter { $0 }.count) / Double(valid) : 0
+                r.support = fraction
+                if fraction >= 0.25, fraction <= 0.9 {
+                    let subject = try refine(fine.restricted(to: keep), qs, range: qMin...qMax, rate: rate, windowed: true)
+                    if subject.candidate.score > -1 {
+                        // Ranked by the whole window's score (the subject's own
+                        // is near 1 for every repeat of a pattern), placed by the subject's.
+                        let whole = try scan(fine, [subject.candidate.inverseDistance], windowed: true).scores[0]
+                        r.candidate = DistanceCandidate(distance: subject.candidate.distance,
+                                                        inverseDistance: subject.candidate.inverseDistance,
+                                                        score: whole.score > -1 ? whole.score : r.candidate.score)
+                        r.sharpness = subject.sharpness ?? r.sharpness
+                    }
+                }
             }
-            let chosen = try scan(fine, [q], windowed: window != nil, minCount: fineScan.minCount).scores[0]
-            let pick = chosen.score > -1 ? chosen : samples[j]
-            refined.append((DistanceCandidate(distance: pick.distance, inverseDistance: pick.inverseDistance, score: pick.score),
-                            samples, sharpness))
+            refined.append(r)
         }
         refined.sort { $0.candidate.score > $1.candidate.score }
         let top = refined[0]
-        result.candidates = refined.map(\.candidate).filter { $0.score >= top.candidate.score - o.ambiguityMargin }
+        result.candidates = refined.filter { $0.bySupport || $0.candidate.score >= top.candidate.score - o.ambiguityMargin }
+            .map(\.candidate)
         result.refinement = top.samples.reversed()
         result.sharpnessPerPixel = top.sharpness
+        result.supportFraction = top.support
+        result.resolvableTexture = resolvable
         return finish(result, rate: rate)
+    }
+
+    struct Refined {
+        var candidate: DistanceCandidate
+        var samples: [ConvergenceScore]
+        var sharpness: Double?
+        var support: Double?
+        /// Kept because the window's centre registers there too (not by score).
+        var bySupport = false
+    }
+
+    /// The fraction of the central part of the window (the middle half in
+    /// each direction) that registers at q (`SupportMask`, against the
+    /// moving image stepQ nearer and farther); 0 when nothing can be scored.
+    static func centralSupport(_ level: SweepLevel, q: Double, stepQ: Double) throws -> Double {
+        guard let warped = try level.warpedValues(inverseDistance: q) else { return 0 }
+        let neighbours = try [q - stepQ, q + stepQ].filter { $0 >= 0 }.compactMap { try level.warpedValues(inverseDistance: $0) }
+        let w = level.fixed.image.width, h = level.fixed.image.height
+        let keep = try SupportMask.agreeing(fixed: level.fixedValues, moving: warped, neighbours: neighbours, width: w, height: h)
+        var kept = 0, valid = 0
+        for y in (h / 4)..<(h - h / 4) {
+            for x in (w / 4)..<(w - w / 4) {
+                let i = y * w + x
+                guard level.fixedValues[i].isFinite, warped[i].isFinite else { continue }
+                valid += 1
+                if keep[i] { kept += 1 }
+            }
+        }
+        return valid > 0 ? Double(kept) / Double(valid) : 0
+    }
+
+    /// Scores `level` at `qs` (uniform), then fits a parabola around the best
+    /// sample (sub-step maximum within one step, clamped to `range`) and
+    /// scores the level there.
+    static func refine(_ level: SweepLevel, _ qs: [Double], range: ClosedRange<Double>, rate: Double,
+                       windowed: Bool) throws -> Refined {
+        let fineScan = try scan(level, qs, windowed: windowed)
+        let samples = fineScan.scores
+        let df = qs.count > 1 ? qs[1] - qs[0] : 0
+        let j = samples.indices.max { samples[$0].score < samples[$1].score }!
+        var q = samples[j].inverseDistance
+        var sharpness: Double?
+        if samples[j].score > -1, let fit = parabolaPeak(samples.map(\.score), around: j) {
+            q = min(range.upperBound, max(range.lowerBound, q + fit.offset * df))
+            // NCC lost at one pixel of parallax: the parabola's curvature per (step in pixels)^2.
+            let stepPixels = df * rate
+            sharpness = -fit.curvature / (stepPixels * stepPixels)
+        }
+        let chosen = try scan(level, [q], windowed: windowed, minCount: fineScan.minCount).scores[0]
+        let pick = chosen.score > -1 ? chosen : samples[j]
+        return Refined(candidate: DistanceCandidate(distance: pick.distance, inverseDistance: pick.inverseDistance, score: pick.score),
+                       samples: samples, sharpness: sharpness, support: nil)
     }
 
     /// Sets the chosen distance from the candidates and the pattern period

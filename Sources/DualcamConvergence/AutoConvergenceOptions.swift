@@ -46,9 +46,11 @@ public struct TapPoint: Equatable, Hashable, Sendable {
         self.init(image, Vector2(x, y))
     }
 
-    /// `x,y`, `wide:x,y` or `tele:x,y`, as parsed.
+    /// `x,y`, `wide:x,y` or `tele:x,y` (whole numbers as they are, others to 0.1 px).
     public var text: String {
-        func number(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e9 ? String(Int(v)) : String(v) }
+        func number(_ v: Double) -> String {
+            v == v.rounded() && abs(v) < 1e9 ? String(Int(v)) : String(format: "%.1f", v)
+        }
         let xy = "\(number(pixel.x)),\(number(pixel.y))"
         return image == .canvas ? xy : "\(image.rawValue):\(xy)"
     }

@@ -25,8 +25,9 @@ public struct DistanceCandidate: Equatable, Sendable {
 /// - `low`: `ambiguous` (several peaks within `ambiguityMargin`) or
 ///   `lowTexture` (the curve does not single out a distance);
 /// - `medium`: one answer, but the second-highest peak is within twice the
-///   margin of it, or the peak's NCC is below 0.5 (little of the window
-///   registers, e.g. it straddles two depths);
+///   margin of it, or the peak's NCC is below 0.5, or less than 80 % of the
+///   window registers at the distance (`supportFraction`: the window also
+///   shows other depths, which pull the distance towards them);
 /// - `high`: otherwise.
 public enum ConvergenceConfidence: String, Equatable, Sendable, Codable {
     case low, medium, high
@@ -109,6 +110,18 @@ public struct AutoConvergenceResult: Sendable {
     public var lowTexture: Bool
     /// The tap's window had no texture and the whole overlap was scored instead.
     public var fellBackToWholeOverlap: Bool
+    /// The fraction of the window's pixels that register at `distance`
+    /// (`SupportMask`); when it is between 0.25 and 0.9 the window also shows
+    /// other depths and `distance` was refined on the registering pixels
+    /// alone. Nil without a tap or refinement.
+    public var supportFraction: Double?
+    /// With a tap, when the moving camera is coarser than the scored view
+    /// (magnification m above 1.2): the window's grey-level standard
+    /// deviation after a Gaussian blur of sigma m / 2 pixels (about the
+    /// moving camera's sampling), over the deviation before. Below 0.5 the
+    /// window's texture is mostly finer than the moving camera resolves (a
+    /// pattern near its Nyquist period), which is `lowTexture`.
+    public var resolvableTexture: Double?
     /// The tap and where it lands at `distance`; nil without a tap.
     public var tap: TapLanding?
     /// The margin used for `candidates`.
@@ -118,6 +131,7 @@ public struct AutoConvergenceResult: Sendable {
     public var confidence: ConvergenceConfidence {
         if ambiguous || lowTexture { return .low }
         if let margin = peakMargin, margin < 2 * ambiguityMargin { return .medium }
+        if let support = supportFraction, support < 0.8 { return .medium }
         return score < 0.5 ? .medium : .high
     }
 }

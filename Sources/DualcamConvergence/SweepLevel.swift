@@ -47,13 +47,13 @@ struct SensorLevel {
     }
 
     /// Samples the level through `table` (built with `fromFull` as its post
-    /// map), bilinear, NaN where there is no data.
-    func sample(_ table: RemapTable) throws -> Image {
+    /// map) with `interpolation`, NaN where there is no data.
+    func sample(_ table: RemapTable, interpolation: ImageOps.Interpolation = .linear) throws -> Image {
         guard let image else {
             let nan = [Float](repeating: .nan, count: table.size.width * table.size.height)
             return try Image(width: table.size.width, height: table.size.height, channels: 1, pixels: nan)
         }
-        return try table.apply(image, border: LevelImage.noData)
+        return try table.apply(image, interpolation: interpolation, border: LevelImage.noData)
     }
 }
 
@@ -138,8 +138,8 @@ struct SweepLevel {
     let geometry: ConvergenceGeometry
     let fixed: LevelImage
     private let moving: Moving
-    /// The fixed level's values, row-major.
-    let fixedValues: [Float]
+    /// The fixed level's values, row-major (NaN: not scored).
+    private(set) var fixedValues: [Float]
 
     /// Pixels of the fixed level (the scored region at this level).
     var pixelCount: Int { fixed.image.width * fixed.image.height }
@@ -191,10 +191,11 @@ struct SweepLevel {
         return CanvasWindow(x: left, y: top, width: max(1, right - left + 1), height: max(1, bottom - top + 1))
     }
 
-    /// The NCC between the fixed level and the moving image put on it for
-    /// inverse distance `q`, and the number of pixels it used.
-    func score(inverseDistance q: Double) throws -> (score: Double, count: Int) {
-        guard let movingFromCanvas = try geometry.canvasFromMoving(inverseDistance: q).inverse else { return (-1, 0) }
+    /// The moving image put on the fixed level for inverse distance `q`
+    /// (row-major, NaN where it has no data); nil when the plane's
+    /// homography is singular.
+    func warpedValues(inverseDistance q: Double) throws -> [Float]? {
+        guard let movingFromCanvas = try geometry.canvasFromMoving(inverseDistance: q).inverse else { return nil }
         let size = PixelSize(width: fixed.image.width, height: fixed.image.height)
         let warped: Image
         switch moving {
@@ -209,9 +210,24 @@ struct SweepLevel {
                                              distorter: distorter, post: level.fromFull, sourceSize: sourceSize)
             warped = try level.sample(table)
         }
-        let values = try warped.pixels(as: Float.self)
+        return try warped.pixels(as: Float.self)
+    }
+
+    /// The NCC between the fixed level and the moving image put on it for
+    /// inverse distance `q`, and the number of pixels it used.
+    func score(inverseDistance q: Double) throws -> (score: Double, count: Int) {
+        guard let values = try warpedValues(inverseDistance: q) else { return (-1, 0) }
         return values.withUnsafeBufferPointer { a in
             fixedValues.withUnsafeBufferPointer { b in normalizedCrossCorrelation(a, b) }
         }
+    }
+
+    /// The same level scoring only the fixed pixels where `keep` is true
+    /// (the others become no data).
+    func restricted(to keep: [Bool]) -> SweepLevel {
+        precondition(keep.count == fixedValues.count, "one flag per fixed pixel")
+        var copy = self
+        copy.fixedValues = zip(fixedValues, keep).map { $1 ? $0 : .nan }
+        return copy
     }
 }
