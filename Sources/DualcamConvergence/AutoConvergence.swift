@@ -65,7 +65,7 @@ enum AutoConvergence {
             let what = region.map { "the \($0.width)x\($0.height) window around \(o.tap!.text) (\(result.scoredIn) view)" }
                 ?? "the whole overlap"
             let moving = result.scoredIn == .tele ? "wide" : "tele"
-            let message = (result.resolvableTexture ?? 1) < minimumResolvableTexture
+            let message = result.curveContrast >= o.minimumCurveContrast
                 ? "auto distance: the texture of \(what) is finer than the \(moving) camera resolves (it keeps "
                     + String(format: "%.0f %%", 100 * (result.resolvableTexture ?? 0)) + " of its contrast at the \(moving) camera's resolution)"
                 : "auto distance: \(what) has no texture along the baseline (the score curve rises "

@@ -52,14 +52,23 @@ enum PatternFixtures {
     nonisolated(unsafe) private static var cache: [String: Rendered] = [:]
 
     static func render(_ c: Case, window: Int = 96, seed: UInt64 = 3) throws -> Rendered {
-        let key = "\(c.subject) \(c.conditions) \(window) \(seed)"
+        let centre = Vector3(c.subject.offsetMetres.x, c.subject.offsetMetres.y, c.subject.distanceMetres)
+        return try render(c.subject.scene, key: "\(c.subject)", centre: centre, truthMetres: c.subject.distanceMetres,
+                          conditions: c.conditions, window: window, seed: seed)
+    }
+
+    /// Renders the part of `scene` a tap on the world point `centre` reads
+    /// (`whole`: both views completely).
+    static func render(_ scene: Scene, key name: String, centre: Vector3, truthMetres: Double,
+                       conditions: CaptureConditions = .real, window: Int = 96, seed: UInt64 = 3,
+                       whole: Bool = false) throws -> Rendered {
+        let key = "\(name) \(conditions) \(window) \(seed) \(whole)"
         lock.lock()
         defer { lock.unlock() }
         if let hit = cache[key] { return hit }
         let rig = try Fixtures.nominalRig()
         let tele = try rig.camera(.tele).model, wide = try rig.camera(.wide).model
         let teleFromWide = try rig.transform(from: .wide, to: .tele, unit: .metre)
-        let centre = Vector3(c.subject.offsetMetres.x, c.subject.offsetMetres.y, c.subject.distanceMetres)
         guard let tap = try tele.project(teleFromWide.apply(centre)) else { throw FixtureError.notVisible }
         let size = Fixtures.size
         let half = window / 2 + 32
@@ -80,14 +89,14 @@ enum PatternFixtures {
             }
         }
         let wideRegion = clip(minX: minX - 24, minY: minY - 24, maxX: maxX + 24, maxY: maxY + 24, size: size)
-        let scene = c.subject.scene
         var options = Fixtures.options
         options.seed = seed
-        options.region = wideRegion
-        let w = try Renderer.render(scene, camera: .wide, of: rig, options: options, conditions: c.conditions)
-        options.region = teleRegion
-        let t = try Renderer.render(scene, camera: .tele, of: rig, options: options, conditions: c.conditions)
-        let rendered = Rendered(pair: Fixtures.Pair(wide: w, tele: t), tap: tap, truthMetres: c.subject.distanceMetres)
+        options.region = whole ? nil : wideRegion
+        if whole { options.samplesPerAxis = 1 }  // the whole view, so keep it quick
+        let w = try Renderer.render(scene, camera: .wide, of: rig, options: options, conditions: conditions)
+        options.region = whole ? nil : teleRegion
+        let t = try Renderer.render(scene, camera: .tele, of: rig, options: options, conditions: conditions)
+        let rendered = Rendered(pair: Fixtures.Pair(wide: w, tele: t), tap: tap, truthMetres: truthMetres)
         cache[key] = rendered
         return rendered
     }
