@@ -78,7 +78,7 @@ enum AutoConvergence {
             guard !result.lowTexture else {
                 throw ConvergenceError.lowTexture(message + ", and neither has the whole overlap")
             }
-            result.fellBackToWholeOverlap = true
+            result.fallbackReason = message
         }
         result.tap = try tap?.landing(inverseDistance: result.candidates[0].inverseDistance, canvas: g.canvas)
         return result
@@ -176,8 +176,8 @@ enum AutoConvergence {
             window: region, scoredIn: g.canvas, coarseScale: coarseScale, candidates: coarseCandidates.map(candidate),
             secondPeak: second.map(candidate), peakRatio: second.flatMap { best.score > 0 ? $0.score / best.score : nil },
             peakMargin: second.map { best.score - $0.score }, sharpnessPerPixel: nil, curveContrast: contrast,
-            patternPeriodPixels: nil, lowTexture: lowTexture, fellBackToWholeOverlap: false, supportFraction: nil, tap: nil,
-            ambiguityMargin: o.ambiguityMargin)
+            patternPeriodPixels: nil, lowTexture: lowTexture, fallbackReason: nil, supportFraction: nil, tap: nil,
+            parallaxRate: rate, ambiguityMargin: o.ambiguityMargin)
         result.resolvableTexture = resolvable
         guard o.refine else { return finish(result, rate: rate) }
 

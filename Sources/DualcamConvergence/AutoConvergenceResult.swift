@@ -109,7 +109,10 @@ public struct AutoConvergenceResult: Sendable {
     /// texture along the baseline in the window (only with `LowTexturePolicy.accept`).
     public var lowTexture: Bool
     /// The tap's window had no texture and the whole overlap was scored instead.
-    public var fellBackToWholeOverlap: Bool
+    public var fellBackToWholeOverlap: Bool { fallbackReason != nil }
+    /// Why the tap's window was refused (the `ConvergenceError.lowTexture`
+    /// message) when the whole overlap was scored instead.
+    public var fallbackReason: String?
     /// The fraction of the window's pixels that register at `distance`
     /// (`SupportMask`); when it is between 0.25 and 0.9 the window also shows
     /// other depths and `distance` was refined on the registering pixels
@@ -124,6 +127,9 @@ public struct AutoConvergenceResult: Sendable {
     public var resolvableTexture: Double?
     /// The tap and where it lands at `distance`; nil without a tap.
     public var tap: TapLanding?
+    /// Parallax at the window's centre per unit inverse distance, pixels of
+    /// the scored view per 1/m (about f * baseline): converts q to pixels.
+    public var parallaxRate: Double
     /// The margin used for `candidates`.
     public var ambiguityMargin: Double
 
