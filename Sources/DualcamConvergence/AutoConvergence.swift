@@ -39,7 +39,7 @@ extension ConvergenceWarp {
 
 enum AutoConvergence {
     /// At most this many candidates are refined and reported.
-    static let maximumCandidates = 4
+    static let maximumCandidates = 6
     /// A window whose texture keeps less than this fraction of its contrast
     /// (standard deviation) at the moving camera's resolution is low texture:
     /// the pattern there is finer than that camera resolves (see

@@ -61,16 +61,17 @@ enum PatternFixtures {
     /// (`whole`: both views completely).
     static func render(_ scene: Scene, key name: String, centre: Vector3, truthMetres: Double,
                        conditions: CaptureConditions = .real, window: Int = 96, seed: UInt64 = 3,
-                       whole: Bool = false) throws -> Rendered {
-        let key = "\(name) \(conditions) \(window) \(seed) \(whole)"
+                       whole: Bool = false, samplesPerAxis: Int? = nil, tapOverride: Vector2? = nil,
+                       size: PixelSize = Fixtures.size) throws -> Rendered {
+        let key = "\(name) \(conditions) \(window) \(seed) \(whole) \(samplesPerAxis ?? 0) \(tapOverride.map { "\($0)" } ?? "") \(size)"
         lock.lock()
         defer { lock.unlock() }
         if let hit = cache[key] { return hit }
-        let rig = try Fixtures.nominalRig()
+        let rig = try Fixtures.nominalRig(size: size)
         let tele = try rig.camera(.tele).model, wide = try rig.camera(.wide).model
         let teleFromWide = try rig.transform(from: .wide, to: .tele, unit: .metre)
-        guard let tap = try tele.project(teleFromWide.apply(centre)) else { throw FixtureError.notVisible }
-        let size = Fixtures.size
+        guard let projected = try tele.project(teleFromWide.apply(centre)) else { throw FixtureError.notVisible }
+        let tap = tapOverride ?? projected
         let half = window / 2 + 32
         let teleRegion = clip(minX: tap.x - Double(half), minY: tap.y - Double(half), maxX: tap.x + Double(half),
                               maxY: tap.y + Double(half), size: size)
@@ -93,6 +94,7 @@ enum PatternFixtures {
         options.seed = seed
         options.region = whole ? nil : wideRegion
         if whole { options.samplesPerAxis = 1 }  // the whole view, so keep it quick
+        if let samplesPerAxis { options.samplesPerAxis = samplesPerAxis }
         let w = try Renderer.render(scene, camera: .wide, of: rig, options: options, conditions: conditions)
         options.region = whole ? nil : teleRegion
         let t = try Renderer.render(scene, camera: .tele, of: rig, options: options, conditions: conditions)
