@@ -40,9 +40,8 @@ struct SensorLevel {
         let cropSize = PixelSize(width: cx1 - cx0 + 1, height: cy1 - cy0 + 1)
         let levelSize = PixelSize(width: max(1, Int((Double(cropSize.width) * scale).rounded())),
                                   height: max(1, Int((Double(cropSize.height) * scale).rounded())))
-        image = try LevelImage.resized(
-            try LevelImage.greyFloat(try sensor.cropped(x: cx0, y: cy0, width: cropSize.width, height: cropSize.height)),
-            to: levelSize)
+        image = try ImageOps.greyLevel(sensor, x: cx0, y: cy0, regionWidth: cropSize.width, regionHeight: cropSize.height,
+                                       width: levelSize.width, height: levelSize.height)
         fromFull = PixelAffine.crop(x: cx0, y: cy0).then(.resize(from: cropSize, to: levelSize))
     }
 
@@ -80,8 +79,9 @@ struct LevelImage {
         let distorter = PixelDistorter(model)
         if distorter.isIdentity, region.x >= 0, region.y >= 0,
            region.x + region.width <= sensor.width, region.y + region.height <= sensor.height {
-            let crop = try greyFloat(try sensor.cropped(x: region.x, y: region.y, width: region.width, height: region.height))
-            return LevelImage(image: try resized(crop, to: levelSize), fromFull: fromFull)
+            let grey = try ImageOps.greyLevel(sensor, x: region.x, y: region.y, regionWidth: region.width,
+                                              regionHeight: region.height, width: levelSize.width, height: levelSize.height)
+            return LevelImage(image: grey, fromFull: fromFull)
         }
         let source = try SensorLevel(sensor, distorter: distorter, region: region, scale: scale)
         // Level ideal pixel -> full ideal pixel -> full sensor pixel -> level sensor pixel.
@@ -89,27 +89,6 @@ struct LevelImage {
                                          post: source.fromFull, sourceSize: source.image.map { PixelSize(width: $0.width, height: $0.height) } ?? levelSize)
         guard let grey = source.image else { return LevelImage(image: try source.sample(table), fromFull: fromFull) }
         return LevelImage(image: try table.apply(grey, interpolation: .lanczos4, border: noData), fromFull: fromFull)
-    }
-
-    static func resized(_ image: Image, to size: PixelSize) throws -> Image {
-        if image.width == size.width, image.height == size.height { return image }
-        return try ImageOps.resize(image, width: size.width, height: size.height, interpolation: .area)
-    }
-
-    /// The luma (Y = 0.299 R + 0.587 G + 0.114 B) as float32; for 8-bit
-    /// images computed by OpenCV in 8 bits (rounded) and widened.
-    static func greyFloat(_ image: Image) throws -> Image {
-        guard image.element == .uint8 else {
-            return try ImageOps.convertToGray(image.converted(to: .float32))
-        }
-        let grey = try ImageOps.convertToGray(image)
-        let values = grey.withUnsafeBytes { raw in
-            [Float](unsafeUninitializedCapacity: raw.count) { out, count in
-                for i in 0..<raw.count { out[i] = Float(raw[i]) }
-                count = raw.count
-            }
-        }
-        return try Image(width: grey.width, height: grey.height, channels: 1, pixels: values)
     }
 }
 
@@ -131,7 +110,7 @@ struct SweepLevel {
     enum Mode { case pretransformed, direct }
 
     private enum Moving {
-        case ideal(LevelImage)
+        case ideal(LevelImage, PreparedWarpSource)
         case sensor(SensorLevel, PixelDistorter)
     }
 
@@ -156,7 +135,8 @@ struct SweepLevel {
                                               margin: 3 + 2 / movingScale)
         switch mode {
         case .pretransformed:
-            moving = .ideal(try LevelImage.make(movingImage, model: g.movingModel, region: movingRegion, scale: movingScale))
+            let level = try LevelImage.make(movingImage, model: g.movingModel, region: movingRegion, scale: movingScale)
+            moving = .ideal(level, try PreparedWarpSource(level.image))
         case .direct:
             let distorter = PixelDistorter(g.movingModel)
             moving = .sensor(try SensorLevel(movingImage, distorter: distorter, region: movingRegion, scale: movingScale),
@@ -199,11 +179,11 @@ struct SweepLevel {
         let size = PixelSize(width: fixed.image.width, height: fixed.image.height)
         let warped: Image
         switch moving {
-        case let .ideal(level):
+        case let .ideal(level, source):
             let h = level.fromFull.matrix * movingFromCanvas * fixed.fromFull.inverse.matrix
-            warped = try ImageOps.warpPerspective(level.image, homography: h.normalizedHomography.rowMajor,
-                                                  width: size.width, height: size.height,
-                                                  border: LevelImage.noData, inverseMap: true)
+            warped = try source.warpPerspective(homography: h.normalizedHomography.rowMajor,
+                                                width: size.width, height: size.height,
+                                                border: LevelImage.noData, inverseMap: true)
         case let .sensor(level, distorter):
             let sourceSize = level.image.map { PixelSize(width: $0.width, height: $0.height) } ?? size
             let table = try RemapTable.build(size: size, homography: movingFromCanvas * fixed.fromFull.inverse.matrix,

@@ -213,13 +213,15 @@ struct ConvergeCommand: ParsableCommand {
         }
 
         var outputs: [String] = []
-        var lastPair: ConvergedPair?
+        var lastMaps: ConvergenceMaps?
+        let geometry = try warp.geometry(wideSize: PixelSize(width: wideImage.width, height: wideImage.height),
+                                         teleSize: PixelSize(width: teleImage.width, height: teleImage.height),
+                                         wideIntrinsics: wideK, teleIntrinsics: teleK)
         for d in distances {
-            let pair = try clock.measure("warp") {
-                try warp.register(wide: wideImage, tele: teleImage, distance: d, wideIntrinsics: wideK, teleIntrinsics: teleK)
-            }
-            let image = try clock.measure("compose") { try ConvergenceViews.compose(chosenView, pair) }
-            lastPair = pair
+            let maps = try clock.measure("tables") { try warp.maps(geometry, distance: d) }
+            // Warp and compose in one (the split view resamples only its visible halves).
+            let image = try clock.measure("view") { try warp.view(chosenView, wide: wideImage, tele: teleImage, maps: maps) }
+            lastMaps = maps
             if let series {
                 try clock.measure("write") { try series.write(image) }
             } else {
@@ -229,15 +231,15 @@ struct ConvergeCommand: ParsableCommand {
         }
         if let series { outputs = try clock.measure("write") { try series.finish() } }
         for note in notes { FileHandle.standardError.write(Data((note + "\n").utf8)) }
-        guard let pair = lastPair else { return }
+        guard let maps = lastMaps else { return }
         let d = distances.last!
         if json {
             try printJSON(Report(
                 inputs: inputs, calibration: calibrationLabel, intrinsics: intrinsicsSource,
                 distanceMetres: d.isInfinite ? nil : d.metres,
                 distanceMode: sweepRange != nil ? "sweep" : (isAuto ? "auto" : "fixed"),
-                canvas: chosenCanvas.rawValue, canvasSize: [pair.canvasSize.width, pair.canvasSize.height],
-                view: chosenView.rawValue, teleFromWide: pair.teleFromWide.rowMajor, outputs: outputs,
+                canvas: chosenCanvas.rawValue, canvasSize: [maps.canvasSize.width, maps.canvasSize.height],
+                view: chosenView.rawValue, teleFromWide: maps.teleFromWide.rowMajor, outputs: outputs,
                 auto: autoReport, timingsMs: clock.milliseconds))
         } else {
             let where_ = series.map { $0.isVideo ? "\(distances.count)-frame video \(outPath)" : "\(outputs.count) frames in \(outPath)" }

@@ -35,11 +35,10 @@ extension ConvergeCommand {
                 try autoDistance(warp, wide: pair.wide.image, tele: pair.tele.image, at: at, lowTexture: .accept,
                                  wideIntrinsics: pair.wide.intrinsics, teleIntrinsics: pair.tele.intrinsics)
             })
-            let registered = try clock.measure("warp") {
-                try warp.register(wide: pair.wide.image, tele: pair.tele.image, distance: d,
-                                  wideIntrinsics: pair.wide.intrinsics, teleIntrinsics: pair.tele.intrinsics)
+            let image = try clock.measure("view") {
+                try warp.view(view, wide: pair.wide.image, tele: pair.tele.image, distance: d,
+                              wideIntrinsics: pair.wide.intrinsics, teleIntrinsics: pair.tele.intrinsics)
             }
-            let image = try clock.measure("compose") { try ConvergenceViews.compose(view, registered) }
             try clock.measure("write") { try output.write(image) }
             done += 1
             progress.update(done)

@@ -42,10 +42,9 @@ extension ConvergeCommand {
                 try autoDistance(warp, wide: w.image, tele: t.image, at: at, lowTexture: .accept,
                                  wideIntrinsics: wideK, teleIntrinsics: teleK)
             })
-            let registered = try clock.measure("warp") {
-                try warp.register(wide: w.image, tele: t.image, distance: d, wideIntrinsics: wideK, teleIntrinsics: teleK)
+            let image = try clock.measure("view") {
+                try warp.view(view, wide: w.image, tele: t.image, distance: d, wideIntrinsics: wideK, teleIntrinsics: teleK)
             }
-            let image = try clock.measure("compose") { try ConvergenceViews.compose(view, registered) }
             try clock.measure("write") { try output.write(image) }
             distances.append(d.isInfinite ? nil : d.metres)
             progress.update(distances.count)
