@@ -258,19 +258,9 @@ extension ConvergeCommand {
             return try warp.autoDistance(wide: wide, tele: tele, options: AutoConvergenceOptions(tap: at, lowTexture: lowTexture),
                                          wideIntrinsics: wideIntrinsics, teleIntrinsics: teleIntrinsics)
         } catch let error as ConvergenceError {
-            guard let at else { throw error }
-            throw DualcamError.invalidValue(name: "--at '\(at.text)'", reason: "\(error)")
+            throw DualcamError.invalidValue(name: at.map { "--at '\($0.text)'" } ?? "--distance auto", reason: "\(error)")
         }
     }
-}
-
-/// Parses `x,y`.
-func parseVector2(_ text: String) throws -> Vector2 {
-    let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-    guard parts.count == 2, let x = parts[0], let y = parts[1], x.isFinite, y.isFinite else {
-        throw DualcamError.invalidValue(name: "point", reason: "expected two numbers x,y, e.g. 640,480")
-    }
-    return Vector2(x, y)
 }
 
 /// Parses `NEAR:FAR` distances, e.g. `0.3m:5m` or `0.5m:inf`.
