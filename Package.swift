@@ -154,7 +154,7 @@ let package = Package(
             dependencies: ["DualcamCalibration", "DualcamCV", "TestSupport"]
         ),
         .testTarget(name: "DualcamSyntheticTests", dependencies: ["DualcamSynthetic", "ImagingTestSupport", "DualcamCalibration", "DualcamImaging", "TestSupport"]),
-        .testTarget(name: "DualcamConvergenceTests", dependencies: ["DualcamConvergence", "ImagingTestSupport", "DualcamSynthetic", "DualcamCalibration", "DualcamImaging", "TestSupport"]),
+        .testTarget(name: "DualcamConvergenceTests", dependencies: ["DualcamConvergence", "ImagingTestSupport", "DualcamSynthetic", "DualcamCalibration", "DualcamCalibrate", "DualcamCV", "DualcamImaging", "TestSupport"]),
         .testTarget(name: "DualcamDepthDataTests", dependencies: ["DualcamDepthData", "DualcamImaging", "DualcamGeometry", "TestSupport"]),
         .testTarget(name: "DualcamDepthTests", dependencies: ["DualcamDepth", "DualcamDepthData", "DualcamSynthetic", "DualcamCalibration", "DualcamImaging", "DualcamGeometry", "TestSupport"]),
         .testTarget(name: "DualcamFusionTests", dependencies: ["DualcamFusion", "DualcamDepth", "DualcamDepthData", "DualcamSynthetic", "DualcamCalibration", "DualcamImaging", "DualcamGeometry", "TestSupport"]),

@@ -1,14 +1,10 @@
 // dc_remap_table: remap maps converted once to OpenCV's fixed-point form and
 // applied to many images.
 #include "shim_imgproc.hpp"
+#include "shim_remap_table.hpp"
 #include <new>
 
 using namespace dualcam_shim;
-
-struct dc_remap_table {
-    cv::Mat xy;  // CV_16SC2: integer source positions
-    cv::Mat a;   // CV_16UC1: 1/32-pixel fractions (interpolation table indices)
-};
 
 extern "C" int dc_remap_table_create(const dc_mat *map_x, const dc_mat *map_y, dc_remap_table **out,
                                      dc_error *err) {

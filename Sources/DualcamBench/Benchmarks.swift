@@ -20,6 +20,9 @@ public enum Benchmarks {
         Entry(name: "converge", summary: "register + compose a 1920x1440 wide/tele pair on the convergence plane") { runs in
             try ConvergeBenchmark.run(runs: runs)
         },
+        Entry(name: "converge-auto", summary: "automatic convergence distance of a 1920x1440 pair: tap (96-px window) and whole overlap, vs one warpPerspective") { runs in
+            try ConvergeAutoBenchmark.run(runs: runs)
+        },
         Entry(name: "fuse", summary: "fuse a 640x480 wide image, 2 % LiDAR samples and a stereo disparity into 320x240 absolute depth") { runs in
             try FuseBenchmark.run(runs: runs)
         },

@@ -12,7 +12,7 @@ import DualcamSupport
 /// is rejected (fixed-point positions would truncate instead of rounding).
 /// Immutable after creation; `apply` may run concurrently.
 public final class CVRemapTable: @unchecked Sendable {
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
     /// Size of every result.
     public let rows: Int, cols: Int
 

@@ -9,10 +9,13 @@ public enum ConvergenceError: Error, Equatable, CustomStringConvertible {
     case invalidOption(String)
     /// The two views share no pixels where a score or a view needs them.
     case noOverlap(String)
+    /// The scored window has no texture along the baseline: the score curve
+    /// singles out no distance.
+    case lowTexture(String)
 
     public var description: String {
         switch self {
-        case let .invalidInput(m), let .invalidOption(m), let .noOverlap(m): return m
+        case let .invalidInput(m), let .invalidOption(m), let .noOverlap(m), let .lowTexture(m): return m
         }
     }
 }

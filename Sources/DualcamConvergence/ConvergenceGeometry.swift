@@ -60,6 +60,18 @@ public struct ConvergenceGeometry: Hashable, Sendable {
         self.teleCamera = teleCamera
     }
 
+    /// The parts as they are (no scaling).
+    init(wide: CameraModel, tele: CameraModel, rotation: Matrix3, translationMetres: Vector3, canvas: ConvergenceCanvas,
+         wideCamera: FrameName, teleCamera: FrameName) {
+        self.wide = wide
+        self.tele = tele
+        self.rotation = rotation
+        self.translationMetres = translationMetres
+        self.canvas = canvas
+        self.wideCamera = wideCamera
+        self.teleCamera = teleCamera
+    }
+
     public var wideSize: PixelSize { wide.size }
     public var teleSize: PixelSize { tele.size }
 

@@ -68,3 +68,38 @@ public enum ConvergenceViews {
         }
     }
 }
+
+extension ConvergenceWarp {
+    /// `view` of a pair registered at `distance`: the same image as
+    /// `ConvergenceViews.compose(view, register(...))`.
+    public func view(_ view: ConvergenceView, wide: Image, tele: Image, distance: Distance,
+                     wideIntrinsics: Intrinsics? = nil, teleIntrinsics: Intrinsics? = nil) throws -> Image {
+        let g = try geometry(wideSize: PixelSize(width: wide.width, height: wide.height),
+                             teleSize: PixelSize(width: tele.width, height: tele.height),
+                             wideIntrinsics: wideIntrinsics, teleIntrinsics: teleIntrinsics)
+        return try self.view(view, wide: wide, tele: tele, maps: try maps(g, distance: distance))
+    }
+
+    /// `view` of a pair with tables built before. The split view of 3-channel
+    /// uint8 images (the streaming case) is composed straight from the inputs
+    /// (`PreparedRemap.splitView`): only the visible half of the moving image
+    /// is resampled, the fixed image's visible half is copied (or undistorted),
+    /// and no registered pair is made; other views and inputs go through
+    /// `register` and `ConvergenceViews.compose`.
+    public func view(_ view: ConvergenceView, wide: Image, tele: Image, maps: ConvergenceMaps) throws -> Image {
+        let g = maps.geometry
+        let movingImage = g.canvas == .tele ? wide : tele, fixedImage = g.canvas == .tele ? tele : wide
+        guard view == .split, [wide, tele].allSatisfy({ $0.channels == 3 && $0.element == .uint8 }),
+              wide.width == g.wideSize.width, wide.height == g.wideSize.height,
+              tele.width == g.teleSize.width, tele.height == g.teleSize.height else {
+            return try ConvergenceViews.compose(view, try register(wide: wide, tele: tele, maps: maps))
+        }
+        let w = g.canvasSize.width, half = w / 2, seamWidth = ViewCompositing.seamWidth
+        let seam0 = max(0, half - seamWidth / 2), seam1 = min(w, seam0 + seamWidth)
+        let white = RGB8.white
+        return try maps.moving.prepared.splitView(
+            moving: movingImage, fixed: fixedImage, fixedTable: maps.fixed?.prepared,
+            valid: maps.moving.isFullyValid ? nil : maps.moving.valid, movingOnLeft: g.canvas == .tele,
+            seam: seam0..<seam1, seamRGB: (white.r, white.g, white.b))
+    }
+}

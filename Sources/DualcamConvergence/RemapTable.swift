@@ -14,7 +14,7 @@ public struct RemapTable: Sendable {
     /// Number of valid destination pixels.
     public let validCount: Int
     /// The maps prepared once on the OpenCV side (fixed point), used by `apply`.
-    private let prepared: PreparedRemap
+    let prepared: PreparedRemap
 
     init(mapX: Image, mapY: Image, valid: Image, validCount: Int) throws {
         self.mapX = mapX

@@ -40,20 +40,19 @@ struct SensorLevel {
         let cropSize = PixelSize(width: cx1 - cx0 + 1, height: cy1 - cy0 + 1)
         let levelSize = PixelSize(width: max(1, Int((Double(cropSize.width) * scale).rounded())),
                                   height: max(1, Int((Double(cropSize.height) * scale).rounded())))
-        image = try LevelImage.resized(
-            try LevelImage.greyFloat(try sensor.cropped(x: cx0, y: cy0, width: cropSize.width, height: cropSize.height)),
-            to: levelSize)
+        image = try ImageOps.greyLevel(sensor, x: cx0, y: cy0, regionWidth: cropSize.width, regionHeight: cropSize.height,
+                                       width: levelSize.width, height: levelSize.height)
         fromFull = PixelAffine.crop(x: cx0, y: cy0).then(.resize(from: cropSize, to: levelSize))
     }
 
     /// Samples the level through `table` (built with `fromFull` as its post
-    /// map), bilinear, NaN where there is no data.
-    func sample(_ table: RemapTable) throws -> Image {
+    /// map) with `interpolation`, NaN where there is no data.
+    func sample(_ table: RemapTable, interpolation: ImageOps.Interpolation = .linear) throws -> Image {
         guard let image else {
             let nan = [Float](repeating: .nan, count: table.size.width * table.size.height)
             return try Image(width: table.size.width, height: table.size.height, channels: 1, pixels: nan)
         }
-        return try table.apply(image, border: LevelImage.noData)
+        return try table.apply(image, interpolation: interpolation, border: LevelImage.noData)
     }
 }
 
@@ -80,8 +79,9 @@ struct LevelImage {
         let distorter = PixelDistorter(model)
         if distorter.isIdentity, region.x >= 0, region.y >= 0,
            region.x + region.width <= sensor.width, region.y + region.height <= sensor.height {
-            let crop = try greyFloat(try sensor.cropped(x: region.x, y: region.y, width: region.width, height: region.height))
-            return LevelImage(image: try resized(crop, to: levelSize), fromFull: fromFull)
+            let grey = try ImageOps.greyLevel(sensor, x: region.x, y: region.y, regionWidth: region.width,
+                                              regionHeight: region.height, width: levelSize.width, height: levelSize.height)
+            return LevelImage(image: grey, fromFull: fromFull)
         }
         let source = try SensorLevel(sensor, distorter: distorter, region: region, scale: scale)
         // Level ideal pixel -> full ideal pixel -> full sensor pixel -> level sensor pixel.
@@ -89,27 +89,6 @@ struct LevelImage {
                                          post: source.fromFull, sourceSize: source.image.map { PixelSize(width: $0.width, height: $0.height) } ?? levelSize)
         guard let grey = source.image else { return LevelImage(image: try source.sample(table), fromFull: fromFull) }
         return LevelImage(image: try table.apply(grey, interpolation: .lanczos4, border: noData), fromFull: fromFull)
-    }
-
-    static func resized(_ image: Image, to size: PixelSize) throws -> Image {
-        if image.width == size.width, image.height == size.height { return image }
-        return try ImageOps.resize(image, width: size.width, height: size.height, interpolation: .area)
-    }
-
-    /// The luma (Y = 0.299 R + 0.587 G + 0.114 B) as float32; for 8-bit
-    /// images computed by OpenCV in 8 bits (rounded) and widened.
-    static func greyFloat(_ image: Image) throws -> Image {
-        guard image.element == .uint8 else {
-            return try ImageOps.convertToGray(image.converted(to: .float32))
-        }
-        let grey = try ImageOps.convertToGray(image)
-        let values = grey.withUnsafeBytes { raw in
-            [Float](unsafeUninitializedCapacity: raw.count) { out, count in
-                for i in 0..<raw.count { out[i] = Float(raw[i]) }
-                count = raw.count
-            }
-        }
-        return try Image(width: grey.width, height: grey.height, channels: 1, pixels: values)
     }
 }
 
@@ -131,15 +110,15 @@ struct SweepLevel {
     enum Mode { case pretransformed, direct }
 
     private enum Moving {
-        case ideal(LevelImage)
+        case ideal(LevelImage, PreparedWarpSource)
         case sensor(SensorLevel, PixelDistorter)
     }
 
     let geometry: ConvergenceGeometry
     let fixed: LevelImage
     private let moving: Moving
-    /// The fixed level's values, row-major.
-    let fixedValues: [Float]
+    /// The fixed level's values, row-major (NaN: not scored).
+    private(set) var fixedValues: [Float]
 
     /// Pixels of the fixed level (the scored region at this level).
     var pixelCount: Int { fixed.image.width * fixed.image.height }
@@ -156,7 +135,8 @@ struct SweepLevel {
                                               margin: 3 + 2 / movingScale)
         switch mode {
         case .pretransformed:
-            moving = .ideal(try LevelImage.make(movingImage, model: g.movingModel, region: movingRegion, scale: movingScale))
+            let level = try LevelImage.make(movingImage, model: g.movingModel, region: movingRegion, scale: movingScale)
+            moving = .ideal(level, try PreparedWarpSource(level.image))
         case .direct:
             let distorter = PixelDistorter(g.movingModel)
             moving = .sensor(try SensorLevel(movingImage, distorter: distorter, region: movingRegion, scale: movingScale),
@@ -191,27 +171,43 @@ struct SweepLevel {
         return CanvasWindow(x: left, y: top, width: max(1, right - left + 1), height: max(1, bottom - top + 1))
     }
 
-    /// The NCC between the fixed level and the moving image put on it for
-    /// inverse distance `q`, and the number of pixels it used.
-    func score(inverseDistance q: Double) throws -> (score: Double, count: Int) {
-        guard let movingFromCanvas = try geometry.canvasFromMoving(inverseDistance: q).inverse else { return (-1, 0) }
+    /// The moving image put on the fixed level for inverse distance `q`
+    /// (row-major, NaN where it has no data); nil when the plane's
+    /// homography is singular.
+    func warpedValues(inverseDistance q: Double) throws -> [Float]? {
+        guard let movingFromCanvas = try geometry.canvasFromMoving(inverseDistance: q).inverse else { return nil }
         let size = PixelSize(width: fixed.image.width, height: fixed.image.height)
         let warped: Image
         switch moving {
-        case let .ideal(level):
+        case let .ideal(level, source):
             let h = level.fromFull.matrix * movingFromCanvas * fixed.fromFull.inverse.matrix
-            warped = try ImageOps.warpPerspective(level.image, homography: h.normalizedHomography.rowMajor,
-                                                  width: size.width, height: size.height,
-                                                  border: LevelImage.noData, inverseMap: true)
+            warped = try source.warpPerspective(homography: h.normalizedHomography.rowMajor,
+                                                width: size.width, height: size.height,
+                                                border: LevelImage.noData, inverseMap: true)
         case let .sensor(level, distorter):
             let sourceSize = level.image.map { PixelSize(width: $0.width, height: $0.height) } ?? size
             let table = try RemapTable.build(size: size, homography: movingFromCanvas * fixed.fromFull.inverse.matrix,
                                              distorter: distorter, post: level.fromFull, sourceSize: sourceSize)
             warped = try level.sample(table)
         }
-        let values = try warped.pixels(as: Float.self)
+        return try warped.pixels(as: Float.self)
+    }
+
+    /// The NCC between the fixed level and the moving image put on it for
+    /// inverse distance `q`, and the number of pixels it used.
+    func score(inverseDistance q: Double) throws -> (score: Double, count: Int) {
+        guard let values = try warpedValues(inverseDistance: q) else { return (-1, 0) }
         return values.withUnsafeBufferPointer { a in
             fixedValues.withUnsafeBufferPointer { b in normalizedCrossCorrelation(a, b) }
         }
+    }
+
+    /// The same level scoring only the fixed pixels where `keep` is true
+    /// (the others become no data).
+    func restricted(to keep: [Bool]) -> SweepLevel {
+        precondition(keep.count == fixedValues.count, "one flag per fixed pixel")
+        var copy = self
+        copy.fixedValues = zip(fixedValues, keep).map { $1 ? $0 : .nan }
+        return copy
     }
 }

@@ -8,11 +8,13 @@ import DualcamImaging
 /// Argument order is the camera order: the first image is the *left* / *red*
 /// / first-tile one (`compose` passes the wide camera first, the tele second).
 public enum ViewCompositing {
+    /// Width of the split view's seam line (`split`'s default), pixels.
+    public static let seamWidth = 2
     /// Left half (columns x < W/2) from `left`, right half (x >= W/2) from
     /// `right`, and a vertical seam line of `seamWidth` pixels centred on the
     /// boundary: columns W/2 - seamWidth/2 ..< W/2 - seamWidth/2 + seamWidth.
     /// Size W x H.
-    public static func split(_ left: Image, _ right: Image, seamWidth: Int = 2,
+    public static func split(_ left: Image, _ right: Image, seamWidth: Int = ViewCompositing.seamWidth,
                              seamColor: RGB8 = .white) throws -> Image {
         let (a, b) = try pair(left, right)
         let w = a.width, h = a.height, half = w / 2

@@ -12,7 +12,7 @@ import DualcamCV
 /// alike, so no RGB <-> BGR reordering happens on the way. float16 images are
 /// processed as float32 and rounded back, as in `ImageOps`.
 public struct PreparedRemap: Sendable {
-    private let table: CVRemapTable
+    let table: CVRemapTable
     /// Size of every result.
     public var width: Int { table.cols }
     public var height: Int { table.rows }

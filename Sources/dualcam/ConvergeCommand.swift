@@ -16,7 +16,12 @@ struct ConvergeCommand: ParsableCommand {
             Without --wide/--tele the built-in demo scene (room) and the nominal rig are used.
             Views: split, side-by-side, blend, anaglyph, difference, checker, aligned.
             --distance auto picks the distance that registers best (plane sweep, NCC),
-            over the whole overlap or around --at x,y (canvas pixels).
+            over the whole overlap or around --at: x,y (canvas pixels), wide:x,y or tele:x,y
+            (a pixel of that camera's image). A regular pattern can register at several
+            distances: they are all listed with a warning (and "ambiguous" in --json). A tap
+            on a textureless area falls back to the whole overlap, saying so. On sequences
+            and live pairs the distance is tracked from frame to frame (a single false
+            peak cannot make the plane jump).
 
             With cameras (--wide/--tele naming V4L2 devices, or --stereo DEVICE) live pairs are
             synchronized and converged until --count pairs or --duration, to frames or a video.
@@ -38,7 +43,7 @@ struct ConvergeCommand: ParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "Convergence distance with a unit (1.2m, 120cm, 4ft, inf) or auto (not with --sweep).")
     var distance: String?
 
-    @Option(name: .long, parsing: .unconditional, help: "With --distance auto: the point x,y (canvas pixels) to converge on.")
+    @Option(name: .long, parsing: .unconditional, help: "With --distance auto: the point to converge on, x,y (canvas pixels), wide:x,y or tele:x,y (pixels of that camera's image).")
     var at: String?
 
     @Option(name: .long, help: "View: split, side-by-side, blend, anaglyph, difference, checker, aligned.")
@@ -85,12 +90,6 @@ struct ConvergeCommand: ParsableCommand {
         var timingsMs: [String: Double]
     }
 
-    struct AutoReport: Encodable {
-        var at: [Double]?
-        var score: Double
-        var curve: [[Double]]  // [distance m (inf = -1), score]
-    }
-
     func run() throws {
         try reportingErrors { try execute() }
     }
@@ -114,7 +113,7 @@ struct ConvergeCommand: ParsableCommand {
         }
         let isAuto = distance?.lowercased() == "auto"
         let fixedDistance = isAuto ? nil : try distance.map { text in try parseFlag("--distance", text) { try Distance(parsing: $0) } }
-        let point = try at.map { text in try parseFlag("--at", text) { try parseVector2($0) } }
+        let point = try at.map { text in try parseFlag("--at", text) { try TapPoint(parsing: $0) } }
         if point != nil, !isAuto {
             throw DualcamError.invalidValue(name: "--at", reason: "applies only with --distance auto")
         }
@@ -206,23 +205,23 @@ struct ConvergeCommand: ParsableCommand {
             distances = [fixedDistance]
         } else {
             let result = try clock.measure("auto distance") {
-                try warp.autoDistance(wide: wideImage, tele: teleImage, options: AutoConvergenceOptions(at: point),
-                                      wideIntrinsics: wideK, teleIntrinsics: teleK)
+                try autoDistance(warp, wide: wideImage, tele: teleImage, at: point, wideIntrinsics: wideK, teleIntrinsics: teleK)
             }
             distances = [result.distance]
-            autoReport = AutoReport(at: point.map { [$0.x, $0.y] }, score: result.score,
-                                    curve: result.curve.map { [$0.distance.isInfinite ? -1 : $0.distance.metres, $0.score] })
-            notes.append(String(format: "converge: auto distance %.4f m (NCC %.3f)", result.distance.metres, result.score))
+            autoReport = AutoReport(result)
+            notes += autoDistanceNotes(result)
         }
 
         var outputs: [String] = []
-        var lastPair: ConvergedPair?
+        var lastMaps: ConvergenceMaps?
+        let geometry = try warp.geometry(wideSize: PixelSize(width: wideImage.width, height: wideImage.height),
+                                         teleSize: PixelSize(width: teleImage.width, height: teleImage.height),
+                                         wideIntrinsics: wideK, teleIntrinsics: teleK)
         for d in distances {
-            let pair = try clock.measure("warp") {
-                try warp.register(wide: wideImage, tele: teleImage, distance: d, wideIntrinsics: wideK, teleIntrinsics: teleK)
-            }
-            let image = try clock.measure("compose") { try ConvergenceViews.compose(chosenView, pair) }
-            lastPair = pair
+            let maps = try clock.measure("tables") { try warp.maps(geometry, distance: d) }
+            // Warp and compose in one (the split view resamples only its visible halves).
+            let image = try clock.measure("view") { try warp.view(chosenView, wide: wideImage, tele: teleImage, maps: maps) }
+            lastMaps = maps
             if let series {
                 try clock.measure("write") { try series.write(image) }
             } else {
@@ -232,15 +231,15 @@ struct ConvergeCommand: ParsableCommand {
         }
         if let series { outputs = try clock.measure("write") { try series.finish() } }
         for note in notes { FileHandle.standardError.write(Data((note + "\n").utf8)) }
-        guard let pair = lastPair else { return }
+        guard let maps = lastMaps else { return }
         let d = distances.last!
         if json {
             try printJSON(Report(
                 inputs: inputs, calibration: calibrationLabel, intrinsics: intrinsicsSource,
                 distanceMetres: d.isInfinite ? nil : d.metres,
                 distanceMode: sweepRange != nil ? "sweep" : (isAuto ? "auto" : "fixed"),
-                canvas: chosenCanvas.rawValue, canvasSize: [pair.canvasSize.width, pair.canvasSize.height],
-                view: chosenView.rawValue, teleFromWide: pair.teleFromWide.rowMajor, outputs: outputs,
+                canvas: chosenCanvas.rawValue, canvasSize: [maps.canvasSize.width, maps.canvasSize.height],
+                view: chosenView.rawValue, teleFromWide: maps.teleFromWide.rowMajor, outputs: outputs,
                 auto: autoReport, timingsMs: clock.milliseconds))
         } else {
             let where_ = series.map { $0.isVideo ? "\(distances.count)-frame video \(outPath)" : "\(outputs.count) frames in \(outPath)" }
@@ -250,13 +249,18 @@ struct ConvergeCommand: ParsableCommand {
     }
 }
 
-/// Parses `x,y`.
-func parseVector2(_ text: String) throws -> Vector2 {
-    let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-    guard parts.count == 2, let x = parts[0], let y = parts[1], x.isFinite, y.isFinite else {
-        throw DualcamError.invalidValue(name: "point", reason: "expected two numbers x,y, e.g. 640,480")
+extension ConvergeCommand {
+    /// The automatic distance for one pair (around `at` when given; a
+    /// textureless window falls back to the whole overlap); errors name --at.
+    func autoDistance(_ warp: ConvergenceWarp, wide: Image, tele: Image, at: TapPoint?, lowTexture: LowTexturePolicy = .wholeOverlap,
+                      wideIntrinsics: Intrinsics?, teleIntrinsics: Intrinsics?) throws -> AutoConvergenceResult {
+        do {
+            return try warp.autoDistance(wide: wide, tele: tele, options: AutoConvergenceOptions(tap: at, lowTexture: lowTexture),
+                                         wideIntrinsics: wideIntrinsics, teleIntrinsics: teleIntrinsics)
+        } catch let error as ConvergenceError {
+            throw DualcamError.invalidValue(name: at.map { "--at '\($0.text)'" } ?? "--distance auto", reason: "\(error)")
+        }
     }
-    return Vector2(x, y)
 }
 
 /// Parses `NEAR:FAR` distances, e.g. `0.3m:5m` or `0.5m:inf`.

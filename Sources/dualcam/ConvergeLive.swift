@@ -11,7 +11,9 @@ extension ConvergeCommand {
     /// video at the cameras' rate; `--stereo` naming a side-by-side image or
     /// video file instead converges its halves frame by frame. A lost camera
     /// ends the run: the pairs done so far are written, then the error is reported.
-    func convergeLive(distance: Distance?, at: Vector2?, view: ConvergenceView, canvas: ConvergenceCanvas) throws {
+    /// With `distance` nil each pair is measured (around `at`) and the
+    /// distance tracked over the pairs (`AutoDistanceTrack`).
+    func convergeLive(distance: Distance?, at: TapPoint?, view: ConvergenceView, canvas: ConvergenceCanvas) throws {
         let limit = try device.limit()
         let loaded = try loadCalibration(calibration)
         let warp: ConvergenceWarp
@@ -27,16 +29,16 @@ extension ConvergeCommand {
         let clock = Timings()
         var done = 0
         var firstNs: Int64?
+        var track = AutoDistanceTrack()
         while let pair = try nextPair(source, limit: limit, done: done, firstNs: &firstNs) {
-            let d = try distance ?? clock.measure("auto distance") {
-                try warp.autoDistance(wide: pair.wide.image, tele: pair.tele.image, options: AutoConvergenceOptions(at: at),
-                                      wideIntrinsics: pair.wide.intrinsics, teleIntrinsics: pair.tele.intrinsics).distance
+            let d = try distance ?? track.next(clock.measure("auto distance") {
+                try autoDistance(warp, wide: pair.wide.image, tele: pair.tele.image, at: at, lowTexture: .accept,
+                                 wideIntrinsics: pair.wide.intrinsics, teleIntrinsics: pair.tele.intrinsics)
+            })
+            let image = try clock.measure("view") {
+                try warp.view(view, wide: pair.wide.image, tele: pair.tele.image, distance: d,
+                              wideIntrinsics: pair.wide.intrinsics, teleIntrinsics: pair.tele.intrinsics)
             }
-            let registered = try clock.measure("warp") {
-                try warp.register(wide: pair.wide.image, tele: pair.tele.image, distance: d,
-                                  wideIntrinsics: pair.wide.intrinsics, teleIntrinsics: pair.tele.intrinsics)
-            }
-            let image = try clock.measure("compose") { try ConvergenceViews.compose(view, registered) }
             try clock.measure("write") { try output.write(image) }
             done += 1
             progress.update(done)
@@ -49,7 +51,8 @@ extension ConvergeCommand {
         for note in (source as? LivePairSource)?.notes ?? [] { FileHandle.standardError.write(Data("converge: \(note)\n".utf8)) }
         let s = source.statistics
         let target = output.isVideo ? "video \(output.path)" : "frames in \(output.path)"
-        print("converge: \(done) pairs from \(source.label), \(view.rawValue) view on the \(canvas.rawValue) canvas -> \(target); skew median \(formatMs(s.medianSkewNs)), max \(formatMs(s.maxSkewNs))")
+        print("converge: \(done) pairs from \(source.label), \(view.rawValue) view on the \(canvas.rawValue) canvas -> \(target); skew median \(formatMs(s.medianSkewNs)), max \(formatMs(s.maxSkewNs))"
+              + (distance == nil ? "; \(track.summary)" : ""))
         if let reason = (source as? LivePairSource)?.stopReason { throw reason }
     }
 }

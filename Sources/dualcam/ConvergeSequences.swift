@@ -15,33 +15,36 @@ extension ConvergeCommand {
         var canvas: String
         var view: String
         var outputs: [String]
+        /// Per frame, with --distance auto: the tracked distance and what was measured.
+        var tracking: [AutoDistanceTrack.Frame]?
         var timingsMs: [String: Double]
     }
 
     /// Converges every pair of two frame sequences (directories of images or
     /// videos), paired by timestamp or index (`openFilePairs`). Per-frame intrinsics sidecars next to
     /// directory frames are used when present. With `distance` nil each pair
-    /// gets its own automatic distance (around `at` when given).
+    /// is measured (around `at` when given) and the distance tracked over
+    /// the frames (`AutoDistanceTrack`).
     func convergeSequences(wide: String, tele: String, calibration loaded: LoadedCalibration, view: ConvergenceView,
-                           canvas: ConvergenceCanvas, distance: Distance?, at: Vector2?, output: FrameOutput) throws {
+                           canvas: ConvergenceCanvas, distance: Distance?, at: TapPoint?, output: FrameOutput) throws {
         let source = try openFilePairs(wide: wide, tele: tele, maxSkew: device.maxSkew)
         let warp = try ConvergenceWarp(rig: loaded.file.rig, canvas: canvas)
         let total = source.expectedCount
         let progress = Progress(label: "converge: pair", total: total)
         let clock = Timings()
         var distances: [Double?] = []
+        var track = AutoDistanceTrack()
         while let pair = try clock.measure("read", { try source.nextPair() }) {
             let (w, t) = (pair.wide, pair.tele)
             let wideK = try perFrameIntrinsics(sourceFile(of: w), w.image, .wide, loaded.file)
             let teleK = try perFrameIntrinsics(sourceFile(of: t), t.image, .tele, loaded.file)
-            let d = try distance ?? clock.measure("auto distance") {
-                try warp.autoDistance(wide: w.image, tele: t.image, options: AutoConvergenceOptions(at: at),
-                                      wideIntrinsics: wideK, teleIntrinsics: teleK).distance
+            let d = try distance ?? track.next(clock.measure("auto distance") {
+                try autoDistance(warp, wide: w.image, tele: t.image, at: at, lowTexture: .accept,
+                                 wideIntrinsics: wideK, teleIntrinsics: teleK)
+            })
+            let image = try clock.measure("view") {
+                try warp.view(view, wide: w.image, tele: t.image, distance: d, wideIntrinsics: wideK, teleIntrinsics: teleK)
             }
-            let registered = try clock.measure("warp") {
-                try warp.register(wide: w.image, tele: t.image, distance: d, wideIntrinsics: wideK, teleIntrinsics: teleK)
-            }
-            let image = try clock.measure("compose") { try ConvergenceViews.compose(view, registered) }
             try clock.measure("write") { try output.write(image) }
             distances.append(d.isInfinite ? nil : d.metres)
             progress.update(distances.count)
@@ -54,10 +57,12 @@ extension ConvergeCommand {
         if json {
             try printJSON(SequenceReport(inputs: ["wide": wide, "tele": tele], calibration: loaded.label,
                                          pairs: distances.count, distanceMetres: distances, canvas: canvas.rawValue,
-                                         view: view.rawValue, outputs: outputs, timingsMs: clock.milliseconds))
+                                         view: view.rawValue, outputs: outputs,
+                                         tracking: distance == nil ? track.frames : nil, timingsMs: clock.milliseconds))
         } else {
             let target = output.isVideo ? "video \(output.path)" : "frames in \(output.path)"
-            print("converge: \(distances.count) pairs (\(pairingSummary(source))), \(view.rawValue) view on the \(canvas.rawValue) canvas -> \(target)")
+            print("converge: \(distances.count) pairs (\(pairingSummary(source))), \(view.rawValue) view on the \(canvas.rawValue) canvas -> \(target)"
+                  + (distance == nil ? "; \(track.summary)" : ""))
         }
     }
 }

@@ -11,7 +11,7 @@ enum Fixtures {
     static let size = PixelSize(width: 640, height: 480)
     static let options = RenderOptions(samplesPerAxis: 2)
 
-    static func nominalRig() throws -> Rig {
+    static func nominalRig(size: PixelSize = size) throws -> Rig {
         try Synthesizer.scaledRig(try NominalDevice.load().rig, to: size)
     }
 
