@@ -139,7 +139,7 @@ final class FusionAccuracyTests: XCTestCase {
         let r = try run(scenario, .random(fraction: 0.02))
         report("room 2 %", r)
         checkCommon(r, "room 2 %")
-        // Measured (see README): abs rel 0.65 % (target 1.5 % met), RMSE 0.140 m (edges; target 10 cm not
+        // Measured (see docs/fusion.md): abs rel 0.65 % (target 1.5 % met), RMSE 0.140 m (edges; target 10 cm not
         // met), interior RMSE 1.8 cm (target 3 cm met); these bounds guard the measured level.
         XCTAssertLessThan(r.filtered.all.meanAbsoluteRelativeError, 0.008)
         XCTAssertLessThan(r.filtered.all.rmseMetres, 0.15)

@@ -43,7 +43,7 @@ final class EvalCommandTests: XCTestCase {
         }
     }
 
-    /// Today's dualcam figures on Aloe (README, "Real images"): later work may
+    /// Today's dualcam figures on Aloe (docs/real-data.md): later work may
     /// only improve them. Runs `dualcam depth` as a user would, then scores
     /// the map through its sidecar, beside SGBM in the same call.
     func testDualcamDepthOnAloeDoesNotRegress() throws {
