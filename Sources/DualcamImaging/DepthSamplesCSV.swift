@@ -60,6 +60,8 @@ public enum DepthSamplesCSV {
             throw DualcamError.format(path: path, reason: "expected the CSV header x,y,depth_m[,confidence]")
         }
         let columns = header.split(separator: ",").count
+        try InputLimits.checkCount(lines.count - 1, limit: InputLimits.maxSamples, limitName: "maxSamples",
+                                   what: "sample lines", name: path)
         var samples: [DepthSample] = []
         for (index, line) in lines.enumerated().dropFirst() where !line.isEmpty {
             let fields = line.split(separator: ",", omittingEmptySubsequences: false).map {

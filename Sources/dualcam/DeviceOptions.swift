@@ -51,7 +51,13 @@ struct DeviceOptions: ParsableArguments {
             throw DualcamError.invalidValue(name: wide == nil ? "--wide" : "--tele", reason: "give both --wide and --tele devices, or --stereo DEVICE")
         }
         let parsedSize = try size.map { text in
-            try parseFlag(sizeFlag, text) { guard let s = FrameSize(parsing: $0) else { throw DualcamError.invalidValue(name: "size", reason: "expected WxH, e.g. 1280x720") }; return s }
+            try parseFlag(sizeFlag, text) { text -> FrameSize in
+                guard let s = FrameSize(parsing: text) else { throw DualcamError.invalidValue(name: "size", reason: "expected WxH, e.g. 1280x720") }
+                if let problem = InputLimits.imageSizeProblem(width: Int(s.width), height: Int(s.height)) {
+                    throw DualcamError.invalidValue(name: "size", reason: problem)
+                }
+                return s
+            }
         }
         let parsedFormat = try format.map { text in
             try parseFlag(formatFlag, text) { guard let f = PixelFormat(name: $0), FrameDecoding.supported.contains(f) else { throw DualcamError.invalidValue(name: "format", reason: "expected mjpeg or yuyv") }; return f }

@@ -1,0 +1,31 @@
+/// Text from a file made safe for a one-line error message: printable ASCII
+/// kept, every other byte or character written as an escape (\xNN, \u{...}),
+/// cut after `limit` characters with "..." so a hostile file cannot flood or
+/// garble the terminal.
+public enum PrintableText {
+    public static func escaped(_ text: Substring, limit: Int = 40) -> String {
+        var out = ""
+        for (count, scalar) in text.unicodeScalars.enumerated() {
+            if count == limit { return out + "..." }
+            if (0x20..<0x7F).contains(scalar.value) {
+                out.unicodeScalars.append(scalar)
+            } else if scalar.value < 0x100 {
+                out += "\\x" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 2)
+            } else {
+                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            }
+        }
+        return out
+    }
+
+    public static func escaped(_ text: String, limit: Int = 40) -> String { escaped(Substring(text), limit: limit) }
+
+    /// `escaped` in single quotes.
+    public static func quoted(_ text: String, limit: Int = 40) -> String { "'\(escaped(text, limit: limit))'" }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}
