@@ -43,14 +43,7 @@ public final class StagedOutputs {
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw DualcamError.invalidValue(name: "\(flag) \(path)", reason: "is an existing directory; expected a file path")
         }
-        for candidate in sidecar ? [path, path + ".json"] : [path] {
-            let canonical = Self.canonical(candidate), identity = FileIdentity(candidate)
-            if let clash = protected.first(where: { $0.path == canonical || (identity != nil && $0.identity == identity) }) {
-                let which = clash.what.hasPrefix("input") ? "is the \(clash.what)" : "is also the output of \(clash.what)"
-                throw DualcamError.invalidValue(
-                    name: "\(flag) \(path)", reason: "\(candidate == path ? "" : "its sidecar \(candidate) ")\(which); choose another output path")
-            }
-        }
+        try refuseClash(path, flag: flag, sidecar: sidecar)
         let temporary = try AtomicFile.temporaryURL(for: url)
         entries.append(Entry(temporary: temporary, destination: url))
         if sidecar {
@@ -62,6 +55,19 @@ public final class StagedOutputs {
             protected.append((Self.canonical(candidate), FileIdentity(candidate), flag))
         }
         return temporary
+    }
+
+    /// Throws when the output `path` (a file or a directory, with `sidecar`
+    /// also `<path>.json`) resolves to an input or to another output.
+    public func refuseClash(_ path: String, flag: String, sidecar: Bool = false) throws {
+        for candidate in sidecar ? [path, path + ".json"] : [path] {
+            let canonical = Self.canonical(candidate), identity = FileIdentity(candidate)
+            if let clash = protected.first(where: { $0.path == canonical || (identity != nil && $0.identity == identity) }) {
+                let which = clash.what.hasPrefix("input") ? "is the \(clash.what)" : "is also the output of \(clash.what)"
+                throw DualcamError.invalidValue(
+                    name: "\(flag) \(path)", reason: "\(candidate == path ? "" : "its sidecar \(candidate) ")\(which); choose another output path")
+            }
+        }
     }
 
     /// Renames every staged file into place (all were written: a missing

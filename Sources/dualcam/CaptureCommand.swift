@@ -26,7 +26,7 @@ struct CaptureCommand: ParsableCommand {
     @Option(name: .long, help: "Tele camera device (e.g. /dev/video2).")
     var tele: String?
 
-    @Option(name: .long, help: "Camera frame rate (default: the highest both cameras offer at the size).")
+    @Option(name: .long, parsing: .unconditional, help: "Camera frame rate (default: the highest both cameras offer at the size).")
     var fps: Double?
 
     @OptionGroup var device: DeviceOptions

@@ -84,7 +84,7 @@ struct DepthCommand: ParsableCommand {
     @Option(name: .customLong("camera-format"), help: "Camera pixel format: mjpeg or yuyv (default: mjpeg when both offer it).")
     var cameraFormat: String?
 
-    @Option(name: .long, help: "Camera frame rate (default: the highest both cameras offer at the size).")
+    @Option(name: .long, parsing: .unconditional, help: "Camera frame rate (default: the highest both cameras offer at the size).")
     var fps: Double?
 
     struct Settings {
