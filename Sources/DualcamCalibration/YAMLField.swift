@@ -162,21 +162,8 @@ enum YAMLDocument {
 
     /// Reads a UTF-8 text file; a missing or unreadable file is a `DualcamError.io`.
     static func readText(_ url: URL) throws -> String {
-        let path = url.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw DualcamError.io(path: path, reason: "no such file")
-        }
-        guard !isDirectory.boolValue else { throw DualcamError.io(path: path, reason: "is a directory, expected a file") }
-        guard (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular else {
-            throw DualcamError.io(path: path, reason: "is not a regular file (a device or a pipe), expected a YAML file")
-        }
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw DualcamError.io(path: path, reason: "cannot read: \(error.localizedDescription)")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw DualcamError.format(path: path, reason: "not UTF-8 text")
+        guard let text = String(data: try FileContents.read(url), encoding: .utf8) else {
+            throw DualcamError.format(path: url.path, reason: "not UTF-8 text")
         }
         return text
     }

@@ -8,9 +8,7 @@ import Foundation
 /// reader and OpenCV's (viz module) is not part of its build.
 public enum PointCloudReader {
     public static func read(_ url: URL) throws -> [Vector3] {
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw DualcamError.io(path: url.path, reason: "cannot read the point cloud file")
-        }
+        let data = try FileContents.read(url)
         if url.pathExtension.lowercased() == "ply" { return try ply(data, path: url.path) }
         return try csv(String(decoding: data, as: UTF8.self), path: url.path)
     }

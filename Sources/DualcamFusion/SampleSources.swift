@@ -35,7 +35,7 @@ public enum SampleSources {
         switch ext {
         case "csv":
             try checkReadable(url)
-            let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+            let text = try FileContents.text(url, expected: "CSV text")
             let header = text.split(whereSeparator: \.isNewline).first.map { $0.lowercased().replacingOccurrences(of: " ", with: "") }
             if header == "x,y,z" {
                 samples = try projected(try PointCloudReader.read(url), rig: rig, wideSize: wideSize, path: url.path, dropped: &dropped)

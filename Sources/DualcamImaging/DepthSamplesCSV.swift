@@ -41,9 +41,7 @@ public enum DepthSamplesCSV {
 
     public static func read(_ url: URL) throws -> [DepthSample] {
         try FileAccess.checkReadable(url)
-        guard let text = try? String(contentsOf: url, encoding: .utf8) else {
-            throw DualcamError.format(path: url.path, reason: "not UTF-8 text, expected CSV x,y,depth_m[,confidence]")
-        }
+        let text = try FileContents.text(url, expected: "CSV x,y,depth_m[,confidence]")
         return try parse(text, path: url.path)
     }
 

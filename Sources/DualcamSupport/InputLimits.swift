@@ -19,6 +19,8 @@ public enum InputLimits {
     public static let maxViews = 500
     /// Most inner corners (chessboard) or squares (ChArUco) along one board side.
     public static let maxBoardSide = 100
+    /// Largest input file read whole, in bytes (1 GiB: a 50 Mpx RGBA float image is 800 MB).
+    public static let maxFileBytes = 1 << 30
     /// Most YAML nodes a document may expand to, counting every alias
     /// expansion (so a "billion laughs" file is refused after this many).
     public static let maxYAMLNodes = 100_000
