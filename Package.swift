@@ -160,13 +160,14 @@ let package = Package(
         // MARK: Tests
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .target(name: "ImagingTestSupport", dependencies: ["DualcamImaging"], path: "Tests/ImagingTestSupport"),
+        .testTarget(name: "DualcamSupportTests", dependencies: ["DualcamSupport", "TestSupport"]),
         .testTarget(name: "DualcamGeometryTests", dependencies: ["DualcamGeometry", "TestSupport"]),
         .testTarget(name: "DualcamImagingTests", dependencies: ["DualcamImaging", "DualcamCV", "DualcamSupport", "TestSupport"]),
         .testTarget(name: "DualcamCVTests", dependencies: ["DualcamCV", "TestSupport"]),
         .testTarget(name: "DualcamLinearAlgebraTests", dependencies: ["DualcamLinearAlgebra", "TestSupport"]),
         .testTarget(
             name: "DualcamCalibrationTests",
-            dependencies: ["DualcamCalibration", "DualcamCV", "TestSupport"]
+            dependencies: ["DualcamCalibration", "DualcamCV", "DualcamGeometry", "DualcamSupport", "TestSupport"]
         ),
         .testTarget(name: "DualcamSyntheticTests", dependencies: ["DualcamSynthetic", "ImagingTestSupport", "DualcamCalibration", "DualcamImaging", "TestSupport"]),
         .testTarget(name: "DualcamConvergenceTests", dependencies: ["DualcamConvergence", "ImagingTestSupport", "DualcamSynthetic", "DualcamCalibration", "DualcamImaging", "TestSupport"]),

@@ -172,8 +172,8 @@ struct ConvergeCommand: ParsableCommand {
         var intrinsicsSource: [String: String] = ["wide": "calibration", "tele": "calibration"]
         switch (wide, tele) {
         case let (w?, t?):
-            wideImage = try clock.measure("read") { try ImageIO.read(URL(fileURLWithPath: w)) }
-            teleImage = try clock.measure("read") { try ImageIO.read(URL(fileURLWithPath: t)) }
+            wideImage = try clock.measure("read") { try readPipelineImage(w, flag: "--wide") }
+            teleImage = try clock.measure("read") { try readPipelineImage(t, flag: "--tele") }
             inputs = ["wide": w, "tele": t]
             for (name, path, image) in [("wide", w, wideImage), ("tele", t, teleImage)] {
                 let resolved = try IntrinsicsResolver.resolve(

@@ -163,8 +163,8 @@ struct DepthCommand: ParsableCommand {
         var inputs: [String: String] = [:]
         switch (wide, tele) {
         case let (w?, t?):
-            wideImage = try clock.measure("read") { try ImageIO.read(URL(fileURLWithPath: w)) }
-            teleImage = try clock.measure("read") { try ImageIO.read(URL(fileURLWithPath: t)) }
+            wideImage = try clock.measure("read") { try readPipelineImage(w, flag: "--wide") }
+            teleImage = try clock.measure("read") { try readPipelineImage(t, flag: "--tele") }
             inputs = ["wide": w, "tele": t]
             wideK = try perFrameIntrinsics(URL(fileURLWithPath: w), wideImage, .wide, loaded.file)
             teleK = try perFrameIntrinsics(URL(fileURLWithPath: t), teleImage, .tele, loaded.file)

@@ -73,7 +73,7 @@ struct FuseCommand: ParsableCommand {
             let previewURL = try preview.map { try staged.stage($0, flag: "--preview") }
             let (rig, wideImage, loaded, stereo) = try timings.measure("load") { () throws -> (Rig, Image, LoadedSamples, DepthMap?) in
                 let rig = try loadCalibration(calibration).file.rig
-                let wideImage = try ImageIO.read(URL(fileURLWithPath: wide))
+                let wideImage = try readPipelineImage(wide, flag: "--wide")
                 let wideSize = PixelSize(width: wideImage.width, height: wideImage.height)
                 let loaded = try SampleSources.load(URL(fileURLWithPath: samples), wideSize: wideSize, rig: rig)
                 let stereo = try disparity.map { try Self.readStereo($0) }
@@ -93,7 +93,7 @@ struct FuseCommand: ParsableCommand {
             var stereoMap = stereo
             var stereoConfidence: [Float]?
             if let tele {
-                let teleImage = try ImageIO.read(URL(fileURLWithPath: tele))
+                let teleImage = try readPipelineImage(tele, flag: "--tele")
                 let computed = try timings.measure("stereo") {
                     try TeleStereo.compute(rig: rig, wide: wideImage, tele: teleImage, wideIntrinsics: wideIntrinsics,
                                            outputSize: resolved)
