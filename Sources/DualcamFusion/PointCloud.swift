@@ -14,19 +14,29 @@ public enum PointCloudReader {
     }
 
     static func csv(_ text: String, path: String) throws -> [Vector3] {
-        let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        guard let header = lines.first?.lowercased().replacingOccurrences(of: " ", with: ""), header == "x,y,z" else {
+        var points: [Vector3] = []
+        var sawHeader = false
+        try NumericCSV.forEachLine(text) { line in
+            if line.isBlank { return }
+            guard sawHeader else {
+                guard line.normalized == "x,y,z" else {
+                    throw DualcamError.format(path: path, reason: "expected the CSV header x,y,z (points in metres in the sensor frame)")
+                }
+                sawHeader = true
+                return
+            }
+            guard line.fieldCount == 3, let x = line.double(0), let y = line.double(1), let z = line.double(2) else {
+                throw DualcamError.format(path: path, reason: "line \(line.number): expected 3 numbers x,y,z")
+            }
+            guard points.count < InputLimits.maxSamples else {
+                throw DualcamError.format(path: path, reason: "more than \(InputLimits.maxSamples) points exceed the limit (InputLimits.maxSamples)")
+            }
+            points.append(Vector3(x, y, z))
+        }
+        guard sawHeader else {
             throw DualcamError.format(path: path, reason: "expected the CSV header x,y,z (points in metres in the sensor frame)")
         }
-        try InputLimits.checkCount(lines.count - 1, limit: InputLimits.maxSamples, limitName: "maxSamples",
-                                   what: "points", name: path)
-        return try lines.dropFirst().enumerated().map { index, line in
-            let f = line.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard f.count == 3, let x = f[0], let y = f[1], let z = f[2] else {
-                throw DualcamError.format(path: path, reason: "line \(index + 2): expected 3 numbers x,y,z")
-            }
-            return Vector3(x, y, z)
-        }
+        return points
     }
 
     static func ply(_ data: Data, path: String) throws -> [Vector3] {

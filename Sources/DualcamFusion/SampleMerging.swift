@@ -20,21 +20,32 @@ public enum SampleMerging {
     /// readers drop such samples before this point).
     public static func onePerPixel(_ samples: [MetricSample], size: PixelSize) throws -> [MetricSample] {
         let keys = try samples.indices.map { i in try pixelIndex(samples[i], index: i, size: size) }
-        var order = Array(samples.indices)
-        order.sort { a, b in
-            keys[a] != keys[b] ? keys[a] < keys[b] : (1 / samples[a].depthMetres, a) < (1 / samples[b].depthMetres, b)
+        // Counting sort by pixel (linear; a comparison sort of a million
+        // samples took most of the merge), sample order kept within a pixel.
+        let pixels = size.width * size.height
+        var start = [Int](repeating: 0, count: pixels + 1)
+        for key in keys { start[key + 1] += 1 }
+        if !start.contains(where: { $0 > 1 }) { return samples }  // no pixel has two samples
+        for p in 0..<pixels { start[p + 1] += start[p] }
+        var next = start
+        var order = [Int](repeating: 0, count: samples.count)
+        for (i, key) in keys.enumerated() {
+            order[next[key]] = i
+            next[key] += 1
         }
         var kept: [Int] = []
-        kept.reserveCapacity(samples.count)
-        var start = 0
-        while start < order.count {
-            var end = start + 1
-            while end < order.count && keys[order[end]] == keys[order[start]] { end += 1 }
-            kept.append(order[start + (end - start - 1) / 2])
-            start = end
+        kept.reserveCapacity(min(samples.count, pixels))
+        for p in 0..<pixels where start[p + 1] > start[p] {
+            let members = order[start[p]..<start[p + 1]]
+            if members.count == 1 {
+                kept.append(members.first!)
+            } else {
+                let sorted = members.sorted { a, b in (1 / samples[a].depthMetres, a) < (1 / samples[b].depthMetres, b) }
+                kept.append(sorted[(sorted.count - 1) / 2])
+            }
         }
-        if kept.count == samples.count { return samples }
-        return kept.sorted().map { samples[$0] }
+        kept.sort()
+        return kept.map { samples[$0] }
     }
 
     /// The row-major index of the pixel nearest to sample `index`, checked.

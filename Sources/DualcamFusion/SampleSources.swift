@@ -36,7 +36,9 @@ public enum SampleSources {
         case "csv":
             try checkReadable(url)
             let text = try FileContents.text(url, expected: "CSV text")
-            let header = text.split(whereSeparator: \.isNewline).first.map { $0.lowercased().replacingOccurrences(of: " ", with: "") }
+            // The first line decides (without splitting the whole file into lines).
+            let firstLine = text.prefix { !$0.isNewline }
+            let header = firstLine.lowercased().replacingOccurrences(of: " ", with: "").replacingOccurrences(of: "\t", with: "")
             if header == "x,y,z" {
                 samples = try projected(try PointCloudReader.read(url), rig: rig, wideSize: wideSize, path: url.path, dropped: &dropped)
             } else {

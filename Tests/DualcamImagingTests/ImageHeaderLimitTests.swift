@@ -19,9 +19,33 @@ final class ImageHeaderLimitTests: XCTestCase {
         for (offset, value) in [(16, 100_000), (20, 75_000)] {
             for k in 0..<4 { bytes[offset + k] = UInt8((value >> (8 * (3 - k))) & 0xFF) }
         }
+        // A valid CRC for the edited IHDR (type + data, bytes 12..<29, CRC at 29): a crafted file, not a corrupt one.
+        let crc = Self.crc32(Array(bytes[12..<29]))
+        for k in 0..<4 { bytes[29 + k] = UInt8((crc >> (8 * UInt32(3 - k))) & 0xFF) }
         try Data(bytes).write(to: dir.path("huge.png"))
         XCTAssertThrowsError(try ImageIO.read(dir.path("huge.png"))) { error in
             XCTAssertEqual("\(error)", "\(dir.path("huge.png").path): the image header declares size 100000x75000 exceeds the limit of 16384 pixels per side (InputLimits.maxImageSidePixels)")
+        }
+    }
+
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 != 0 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
+        }
+        return crc ^ 0xFFFF_FFFF
+    }
+
+    /// A flipped bit in a chunk: one line from dualcam, not libpng's own line first.
+    func testCorruptChunkFailsItsCRC() throws {
+        let dir = try TemporaryDirectory()
+        try ImageIO.write(try smallImage(), to: dir.path("small.png"))
+        var bytes = [UInt8](try Data(contentsOf: dir.path("small.png")))
+        bytes[bytes.count - 20] ^= 0x01  // inside IDAT
+        try Data(bytes).write(to: dir.path("bad.png"))
+        XCTAssertThrowsError(try ImageIO.read(dir.path("bad.png"))) { error in
+            XCTAssertTrue("\(error)".contains("PNG is corrupt: chunk 'IDAT'") && "\(error)".contains("fails its CRC check"), "\(error)")
         }
     }
 

@@ -50,6 +50,8 @@ final class HostileInputTests: XCTestCase {
         let scratch = try TemporaryDirectory()
         try ImageIO.write(tiny, to: scratch.path("tiny.png"))
         let tinyPNG = try Data(contentsOf: scratch.path("tiny.png"))
+        var corruptPNG = [UInt8](try Data(contentsOf: ds.appendingPathComponent("wide.png")))
+        corruptPNG[corruptPNG.count / 2] ^= 0x5A  // inside IDAT: libpng printed its own line before ours
         let suiteHead = "pattern: chessboard:9x6:25mm\n"
         let check = "checks: [{quantity: pairs_used, min: 1}]\n"
         let plyHead = "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nproperty float y\nproperty float z\nend_header\n"
@@ -115,6 +117,8 @@ final class HostileInputTests: XCTestCase {
             Case(name: "PLY with raw bytes in its header", arguments: ["fuse", "--wide", "wide.png", "--samples", "raw.ply", "--calibration", "lidar.yaml", "-o", "f.pfm"],
                  mentions: ["raw.ply", "'\\x1B[2J'"],
                  files: ["raw.ply": Self.text(plyHead.replacingOccurrences(of: "ascii", with: "\u{1B}[2J") + "0 0 1\n"), "lidar.yaml": Self.text(Self.lidarRig(rig))]),
+            Case(name: "PNG with a corrupt chunk", arguments: ["image", "info", "bad.png"],
+                 mentions: ["bad.png", "fails its CRC check"], files: ["bad.png": Data(corruptPNG)]),
             Case(name: "help example without cameras", arguments: ["converge", "--wide", "/dev/video0", "--tele", "/dev/video2", "--distance", "1.2m", "-o", "live.avi", "--count", "1"],
                  mentions: ["/dev/video0"]),
         ]
