@@ -56,7 +56,7 @@ struct DeviceOptions: ParsableArguments {
             try parseFlag(sizeFlag, text) { text -> FrameSize in
                 guard let s = FrameSize(parsing: text) else { throw DualcamError.invalidValue(name: "size", reason: "expected WxH, e.g. 1280x720") }
                 if let problem = InputLimits.imageSizeProblem(width: Int(s.width), height: Int(s.height)) {
-                    throw DualcamError.invalidValue(name: "size", reason: problem)
+                    throw DualcamError.invalidGeometry(problem)  // parseFlag names the flag
                 }
                 return s
             }

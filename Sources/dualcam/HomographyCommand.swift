@@ -124,7 +124,7 @@ func parseSize(_ text: String) throws -> PixelSize {
         throw DualcamError.invalidValue(name: "size", reason: "expected WIDTHxHEIGHT with positive integers, e.g. 1920x1440")
     }
     if let problem = InputLimits.imageSizeProblem(width: size.width, height: size.height) {
-        throw DualcamError.invalidValue(name: "size", reason: problem)
+        throw DualcamError.invalidGeometry(problem)  // parseFlag names the flag
     }
     return size
 }
