@@ -27,10 +27,27 @@ public enum YAMLBudget {
         return node
     }
 
-    /// `compose`, then Yams' plain values (`[String: Any]`, `[Any]`, scalars),
-    /// as `Yams.load` gives them.
+    /// `compose`, then plain values: `[String: Any]`, `[Any]` and scalars
+    /// (as Yams' constructor types them). A mapping key that is not a scalar
+    /// (`{a: 1}: x`) is a `.format` error; `Yams.load` trapped on it.
     public static func load(_ text: String, file: String) throws -> Any? {
-        try compose(text, file: file)?.any
+        func plain(_ node: Node) throws -> Any {
+            switch node {
+            case .scalar, .alias: return node.any
+            case let .sequence(sequence): return try sequence.map(plain)
+            case let .mapping(mapping):
+                var result: [String: Any] = [:]
+                for (key, value) in mapping {
+                    guard case let .scalar(scalar) = key else {
+                        let line = key.mark.map { "line \($0.line): " } ?? ""
+                        throw DualcamError.format(path: file, reason: "\(line)a mapping key must be plain text, not a list or mapping")
+                    }
+                    result[scalar.string] = try plain(value)
+                }
+                return result
+            }
+        }
+        return try compose(text, file: file).map(plain)
     }
 
     /// The UTF-8 text of a regular file; a missing, unreadable or special file

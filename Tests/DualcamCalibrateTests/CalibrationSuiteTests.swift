@@ -53,6 +53,9 @@ final class CalibrationSuiteTests: XCTestCase {
              "source.size: size 100000x75000 exceeds the limit of 16384 pixels per side"),
             ("a0: &a0 [x, x, x, x, x, x, x, x, x]\n" + (1...9).map { "a\($0): &a\($0) [" + Array(repeating: "*a\($0 - 1)", count: 9).joined(separator: ",") + "]" }.joined(separator: "\n"),
              "InputLimits.maxYAMLNodes"),
+            // A mapping as a key trapped in Yams' constructor (found by fuzzing).
+            ("pattern: chessboard:9x6:1mm\n{quantity: x}: y\nsource: {kind: synthetic}\nchecks: [{quantity: pairs_used, min: 1}]",
+             "line 2: a mapping key must be plain text"),
         ]
         for (index, (text, expected)) in cases.enumerated() {
             let url = dir.path("suite\(index).yaml")
