@@ -51,7 +51,10 @@ for target in "${targets[@]}"; do
     DUALCAM_FUZZ_TARGET="$target" "$binary" "$work" "Fuzz/corpus/$target" "${regressions[@]}" \
         -max_total_time="$seconds" -timeout=2 -rss_limit_mb=2048 -print_final_stats=1 \
         -artifact_prefix="$artifacts/" >"$log" 2>&1 || status=$?
-    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1 || true)
+    stat() { grep -o "stat::$1: *[0-9]*" "$log" | grep -o '[0-9]*$' | tail -1 || true; }
+    runs=$(stat number_of_executed_units)
+    rss=$(stat peak_rss_mb)
+    slowest=$(stat slowest_unit_time_sec)
     if [ "$status" -eq 0 ]; then
         result="ok"
     else
@@ -59,6 +62,7 @@ for target in "${targets[@]}"; do
         finding=$(grep -o -m1 'ERROR: libFuzzer: [a-z-]*\|ERROR: [A-Za-z]*Sanitizer: [a-z -]*\|Fatal error: .*\|deadly signal' "$log" | head -1 | cut -c1-160 || true)
         result="FAILED (${finding:-exit status $status}; input in $artifacts/, log $log)"
     fi
-    printf 'fuzz %-16s %10s runs in %ss: %s\n' "$target" "${runs:-?}" "$seconds" "$result"
+    printf 'fuzz %-16s %10s runs in %ss, peak RSS %s MB, slowest input %s s: %s\n' \
+        "$target" "${runs:-?}" "$seconds" "${rss:-?}" "${slowest:-?}" "$result"
 done
 exit "$failed"
