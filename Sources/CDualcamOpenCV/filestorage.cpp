@@ -73,7 +73,8 @@ extern "C" int dc_fs_open(const char *path, int mode, dc_fs **out, dc_error *err
             return fail(err, DC_ERR_DECODE, parse_failure(e));
         }
         if (!opened)
-            return fail(err, DC_ERR_IO, handle->writing ? "cannot open for writing" : "cannot open for reading");
+            return fail(err, DC_ERR_IO, handle->writing ? "cannot open for writing"
+                                                   : "cannot read as an OpenCV FileStorage file (YAML or XML): empty or incomplete");
         *out = handle.release();
         return DC_OK;
     });

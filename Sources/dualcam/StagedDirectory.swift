@@ -24,9 +24,9 @@ struct StagedDirectory {
         guard fm.fileExists(atPath: parent.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw DualcamError.io(path: path, reason: "parent directory \(parent.path) does not exist")
         }
-        staging = parent.appendingPathComponent(".\(output.lastPathComponent).partial-\(ProcessInfo.processInfo.processIdentifier)")
-        try? fm.removeItem(at: staging)
-        try fm.createDirectory(at: staging, withIntermediateDirectories: true)
+        // A fresh name: nothing that was there before is ever removed.
+        staging = parent.appendingPathComponent(".\(output.lastPathComponent).partial-\(UUID().uuidString)")
+        try fm.createDirectory(at: staging, withIntermediateDirectories: false)
         StagingRegistry.register(staging)
     }
 
