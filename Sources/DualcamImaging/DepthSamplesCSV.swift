@@ -99,8 +99,9 @@ public enum DepthSamplesCSV {
     public static func sparseDepthImage(_ samples: [DepthSample], width: Int, height: Int) throws -> Image {
         var values = [Float](repeating: .nan, count: width * height)
         for s in samples {
-            let x = Int(s.x.rounded()), y = Int(s.y.rounded())
-            guard x >= 0, y >= 0, x < width, y < height else { continue }
+            let fx = s.x.rounded(), fy = s.y.rounded()  // compared as doubles: NaN or 1e300 never reach Int()
+            guard fx >= 0, fy >= 0, fx < Double(width), fy < Double(height) else { continue }
+            let x = Int(fx), y = Int(fy)
             values[y * width + x] = Float(s.depthMetres)
         }
         return try Image(width: width, height: height, channels: 1, pixels: values)
