@@ -16,6 +16,15 @@ public enum StagingRegistry {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var paths: Set<String> = []
     nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+    nonisolated(unsafe) private static var interruptHandler: (@Sendable () -> Void)?
+
+    /// While set, SIGINT calls `handler` instead of removing the staging and
+    /// exiting: for a command that stops gracefully on Ctrl-C (`capture`
+    /// finishes the current pair and its files). SIGTERM still exits.
+    public static func setInterruptHandler(_ handler: (@Sendable () -> Void)?) {
+        lock.lock(); defer { lock.unlock() }
+        interruptHandler = handler
+    }
 
     /// Remembers `url` (a file or a directory) for removal on a signal.
     public static func register(_ url: URL) {
@@ -50,6 +59,10 @@ public enum StagingRegistry {
             signal(signo, SIG_IGN)  // delivered to the dispatch source instead
             let source = DispatchSource.makeSignalSource(signal: signo, queue: .global())
             source.setEventHandler {
+                lock.lock()
+                let graceful = signo == SIGINT ? interruptHandler : nil
+                lock.unlock()
+                if let graceful { return graceful() }
                 removeAll()
                 _exit(128 + signo)
             }
