@@ -84,6 +84,7 @@ struct ImageCommand: ParsableCommand {
         func run() throws {
             try reportingErrors {
                 let inURL = URL(fileURLWithPath: input), outURL = URL(fileURLWithPath: output)
+                try StagedOutputs(inputs: [input]).refuseClash(output, flag: "output")
                 let inFormat = try ImageFormat.of(inURL), outFormat = try ImageFormat.of(outURL)
                 if depthPNG != nil, inFormat != .png, outFormat != .png {
                     throw DualcamError.invalidValue(

@@ -106,6 +106,8 @@ final class HostileInputTests: XCTestCase {
             Case(name: "converge -o the tele input", arguments: ["converge"] + pair + ["--distance", "1m", "-o", "tele.png"], mentions: ["-o tele.png", "is the input"]),
             Case(name: "fuse -o the samples input", arguments: ["fuse", "--wide", "wide.png", "--samples", "lidar.depth.pfm", "--calibration", "rig.yaml", "-o", "lidar.depth.pfm"],
                  mentions: ["-o lidar.depth.pfm", "is the input"]),
+            Case(name: "image convert onto its input", arguments: ["image", "convert", "wide.png", "./wide.png"], mentions: ["is the input wide.png"]),
+            Case(name: "calibration convert onto its input", arguments: ["calibration", "convert", "rig.yaml", "rig.yaml"], mentions: ["is the input rig.yaml"]),
             Case(name: "depth --preview an existing directory", arguments: ["depth"] + pair + ["-o", "d.pfm", "--preview", "p.png"],
                  mentions: ["--preview p.png", "existing directory"], files: ["p.png/": Data()]),
             // Messages that misled.
