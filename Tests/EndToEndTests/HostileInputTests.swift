@@ -82,6 +82,10 @@ final class HostileInputTests: XCTestCase {
                  files: ["big.ply": Self.text(plyHead.replacingOccurrences(of: "vertex 1", with: "vertex 100000000000")), "lidar.yaml": Self.text(Self.lidarRig(rig))]),
             Case(name: "synth --board 10000x10000", arguments: ["synth", "--scene", "board", "--board", "chessboard:10000x10000:1mm", "--out", "out"],
                  mentions: ["--board", "InputLimits.maxBoardSide"]),
+            Case(name: "depth --min-depth 1e-300m", arguments: ["depth"] + pair + ["-o", "d.pfm", "--min-depth", "1e-300m"],
+                 mentions: ["--min-depth", "at least 1 mm"]),
+            Case(name: "eval --region with negative numbers", arguments: ["eval", "wide.png", "--gt", "wide.png", "--region", "-5,-5,10,10"],
+                 mentions: ["--region '-5,-5,10,10'", "0 <= x0 < x1"]),
             // Hangs and runaway memory.
             Case(name: "calibration with an alias bomb", arguments: ["calibration", "show", "lol.yaml"],
                  mentions: ["lol.yaml", "InputLimits.maxYAMLNodes"], files: ["lol.yaml": Self.text(rig + "extra:\n" + Self.aliasBomb())]),
