@@ -17,6 +17,10 @@ public enum InputLimits {
     public static let maxSamples = 10_000_000
     /// Most board views in a calibration suite or a synthetic board scene.
     public static let maxViews = 500
+    /// Most pixels one synthetic dataset renders and holds (views x width x
+    /// height; about 23 bytes each for both cameras' images and truth, so
+    /// 80 M stays under 2 GB).
+    public static let maxRenderedPixels = 80_000_000
     /// Most inner corners (chessboard) or squares (ChArUco) along one board side.
     public static let maxBoardSide = 100
     /// Largest input file read whole, in bytes (1 GiB: a 50 Mpx RGBA float image is 800 MB).

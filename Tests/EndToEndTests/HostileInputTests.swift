@@ -97,6 +97,8 @@ final class HostileInputTests: XCTestCase {
                  mentions: ["--demo-size '100000x75000'", "InputLimits.maxImageSidePixels"]),
             Case(name: "depth --demo-size 100000x75000", arguments: ["depth", "--demo-size", "100000x75000", "-o", "d.pfm"],
                  mentions: ["--demo-size '100000x75000'", "InputLimits.maxImageSidePixels"]),
+            Case(name: "synth 500 board views at 4096x3072", arguments: ["synth", "--scene", "board", "--views", "500", "--size", "4096x3072", "--out", "out"],
+                 mentions: ["--views 500 --size 4096x3072", "InputLimits.maxRenderedPixels"]),
             Case(name: "suite views: 100000000", arguments: ["calibrate", "test", "suite.yaml"], mentions: ["suite.yaml", "source.views", "1 to 500"],
                  files: ["suite.yaml": Self.text(suiteHead + "source: {kind: synthetic, views: 100000000}\n" + check)]),
             Case(name: "suite with a 5000x5000 board", arguments: ["calibrate", "test", "suite.yaml"], mentions: ["suite.yaml", "InputLimits.maxBoardSide"],
