@@ -23,11 +23,15 @@ shift || true
 
 scratch=.build-fuzz
 echo "fuzz.sh: building dualcam-fuzz with libFuzzer and AddressSanitizer in $scratch" >&2
-swift build -c debug --product dualcam-fuzz --scratch-path "$scratch" \
-    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DDUALCAM_FUZZ 2>&1 \
-    | grep -v "Cannot export local symbol" >&2 || true
+mkdir -p "$scratch"
+# (gold warns about every ASan helper symbol it cannot export: noise, filtered.)
+if ! swift build -c debug --product dualcam-fuzz --scratch-path "$scratch" \
+        -Xswiftc -sanitize=fuzzer,address -Xswiftc -DDUALCAM_FUZZ >"$scratch/build.log" 2>&1; then
+    grep -v "Cannot export local symbol" "$scratch/build.log" | tail -40 >&2
+    echo "fuzz.sh: the fuzz build failed" >&2
+    exit 1
+fi
 binary="$scratch/debug/dualcam-fuzz"
-[ -x "$binary" ] || { echo "fuzz.sh: the fuzz build failed" >&2; exit 1; }
 
 if [ $# -gt 0 ]; then
     targets=("$@")
