@@ -21,6 +21,9 @@ import PackageDescription
 //     DualcamSync (no deps: ApproximateTime pairing of two timestamped streams)
 //   DualcamCapture (frame sources: files, V4L2 pairs; decoding via DualcamCV)
 //     -> DualcamV4L2, DualcamSync, DualcamImaging, DualcamCalibration
+//   DualcamFuzzing (every parser of user input as a fuzz target) -> the parsing
+//     modules; dualcam-fuzz -> DualcamFuzzing (libFuzzer entry, or a replay tool)
+//
 //   dualcam-vivid-probe -> DualcamV4L2, DualcamSync (no OpenCV, no Foundation: runs in
 //     the qemu VM of VividIntegrationTests, scripts/vivid)
 //
@@ -131,6 +134,18 @@ let package = Package(
             ]
         ),
 
+        // MARK: Fuzzing: every parser of user input as a libFuzzer target
+        // (scripts/fuzz.sh builds dualcam-fuzz with -sanitize=fuzzer into
+        // .build-fuzz; built normally it replays files through a target).
+        .target(
+            name: "DualcamFuzzing",
+            dependencies: [
+                "DualcamSupport", "DualcamGeometry", "DualcamImaging", "DualcamCalibration", "DualcamDepthData",
+                "DualcamFusion", "DualcamCalibrate", "DualcamCapture", "DualcamSynthetic", "DualcamV4L2",
+            ]
+        ),
+        .executableTarget(name: "dualcam-fuzz", dependencies: ["DualcamFuzzing"]),
+
         // MARK: The command
         .executableTarget(
             name: "dualcam",
@@ -145,13 +160,14 @@ let package = Package(
         // MARK: Tests
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .target(name: "ImagingTestSupport", dependencies: ["DualcamImaging"], path: "Tests/ImagingTestSupport"),
+        .testTarget(name: "DualcamSupportTests", dependencies: ["DualcamSupport", "TestSupport"]),
         .testTarget(name: "DualcamGeometryTests", dependencies: ["DualcamGeometry", "TestSupport"]),
         .testTarget(name: "DualcamImagingTests", dependencies: ["DualcamImaging", "DualcamCV", "DualcamSupport", "TestSupport"]),
         .testTarget(name: "DualcamCVTests", dependencies: ["DualcamCV", "TestSupport"]),
         .testTarget(name: "DualcamLinearAlgebraTests", dependencies: ["DualcamLinearAlgebra", "TestSupport"]),
         .testTarget(
             name: "DualcamCalibrationTests",
-            dependencies: ["DualcamCalibration", "DualcamCV", "TestSupport"]
+            dependencies: ["DualcamCalibration", "DualcamCV", "DualcamGeometry", "DualcamSupport", "TestSupport"]
         ),
         .testTarget(name: "DualcamSyntheticTests", dependencies: ["DualcamSynthetic", "ImagingTestSupport", "DualcamCalibration", "DualcamImaging", "TestSupport"]),
         .testTarget(name: "DualcamConvergenceTests", dependencies: ["DualcamConvergence", "ImagingTestSupport", "DualcamSynthetic", "DualcamCalibration", "DualcamCalibrate", "DualcamCV", "DualcamImaging", "TestSupport"]),
@@ -162,6 +178,7 @@ let package = Package(
         .testTarget(name: "DualcamV4L2Tests", dependencies: ["DualcamV4L2", "CV4L2", "TestSupport"]),
         .testTarget(name: "DualcamSyncTests", dependencies: ["DualcamSync", "TestSupport"]),
         .testTarget(name: "DualcamCaptureTests", dependencies: ["DualcamCapture", "DualcamV4L2", "DualcamSync", "DualcamImaging", "DualcamCV", "DualcamSupport", "TestSupport"]),
+        .testTarget(name: "DualcamFuzzingTests", dependencies: ["DualcamFuzzing", "DualcamSupport", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["dualcam", "TestSupport", "DualcamImaging", "DualcamCV", "DualcamCalibration", "DualcamGeometry", "DualcamBench"]),
     ],
     swiftLanguageModes: [.v5]

@@ -34,6 +34,16 @@ int adopt(dc_fs *handle, dc_fs **out, dc_error *err) {
 
 }  // namespace
 
+namespace {
+/// OpenCV's parser errors, for a user: its message when it is one (some are
+/// only the name of an internal function, such as "parseTag"), else a plain line.
+std::string parse_failure(const cv::Exception &e) {
+    const std::string what = e.err.empty() ? std::string(e.what()) : e.err;
+    if (what.find(' ') == std::string::npos) return "cannot parse as an OpenCV FileStorage file (YAML or XML)";
+    return "cannot parse as an OpenCV FileStorage file: " + what;
+}
+}  // namespace
+
 extern "C" int dc_fs_open(const char *path, int mode, dc_fs **out, dc_error *err) {
     return guarded(err, [&]() -> int {
         if (!path || !out) return fail(err, DC_ERR_ARGUMENT, "dc_fs_open: NULL argument");
@@ -60,10 +70,11 @@ extern "C" int dc_fs_open(const char *path, int mode, dc_fs **out, dc_error *err
                                                                  : cv::FileStorage::READ);
         } catch (const cv::Exception &e) {
             if (handle->writing) throw;
-            return fail(err, DC_ERR_DECODE, "cannot parse: " + (e.err.empty() ? std::string(e.what()) : e.err));
+            return fail(err, DC_ERR_DECODE, parse_failure(e));
         }
         if (!opened)
-            return fail(err, DC_ERR_IO, handle->writing ? "cannot open for writing" : "cannot open for reading");
+            return fail(err, DC_ERR_IO, handle->writing ? "cannot open for writing"
+                                                   : "cannot read as an OpenCV FileStorage file (YAML or XML): empty or incomplete");
         *out = handle.release();
         return DC_OK;
     });
@@ -79,7 +90,7 @@ extern "C" int dc_fs_open_memory_read(const char *text, size_t length, dc_fs **o
             handle->storage.open(std::string(text, length), cv::FileStorage::READ | cv::FileStorage::MEMORY);
         } catch (const cv::Exception &e) {
             delete handle;
-            return fail(err, DC_ERR_DECODE, "cannot parse: " + (e.err.empty() ? std::string(e.what()) : e.err));
+            return fail(err, DC_ERR_DECODE, parse_failure(e));
         }
         return adopt(handle, out, err);
     });

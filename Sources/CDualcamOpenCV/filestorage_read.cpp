@@ -1,5 +1,6 @@
 // dc_fs readers: typed access to top-level keys with strict type checks.
 #include "shim_handles.hpp"
+#include <cctype>
 
 using namespace dualcam_shim;
 
@@ -28,6 +29,10 @@ int wrong_kind(dc_error *err, const char *key, const cv::FileNode &node, const c
     return fail(err, DC_ERR_DECODE, std::string("key '") + key + "' holds " + kind(node) + ", expected " + expected);
 }
 
+/// Largest rows or columns of a matrix read from a file (calibration
+/// matrices are 3x3, 1x5, 3x4; a lookup table may be a few thousand wide).
+constexpr long long kMaxMatrixSide = 16384;
+
 }  // namespace
 
 extern "C" int dc_fs_read_matrix(const dc_fs *fs, const char *key, int *rows, int *cols, double *buffer,
@@ -40,6 +45,23 @@ extern "C" int dc_fs_read_matrix(const dc_fs *fs, const char *key, int *rows, in
         if (node.isMap()) {
             if (node["rows"].empty() || node["cols"].empty() || node["dt"].empty() || node["data"].empty())
                 return wrong_kind(err, key, node, "a matrix (rows, cols, dt, data)");
+            // Checked before OpenCV allocates rows x cols and asserts on the
+            // data count (its messages name its internals, not the file).
+            const cv::FileNode rowsNode = node["rows"], colsNode = node["cols"], dataNode = node["data"];
+            if (!rowsNode.isInt() || !colsNode.isInt() || !node["dt"].isString() || !dataNode.isSeq())
+                return wrong_kind(err, key, node, "a matrix with integer rows and cols, a dt string and a data sequence");
+            const long long r = int(rowsNode), c = int(colsNode);
+            const std::string dt = node["dt"].string();
+            const long long channels = (dt.size() == 2 && std::isdigit((unsigned char)dt[0])) ? dt[0] - '0' : 1;
+            if (r < 1 || c < 1 || r > kMaxMatrixSide || c > kMaxMatrixSide)
+                return fail(err, DC_ERR_DECODE, std::string("key '") + key + "' declares a " + std::to_string(r) + "x" +
+                                                    std::to_string(c) + " matrix; expected 1 to " +
+                                                    std::to_string(kMaxMatrixSide) + " rows and columns");
+            if ((long long)dataNode.size() != r * c * channels)
+                return fail(err, DC_ERR_DECODE, std::string("key '") + key + "' declares a " + std::to_string(r) + "x" +
+                                                    std::to_string(c) + " matrix but its data has " +
+                                                    std::to_string(dataNode.size()) + " values (expected " +
+                                                    std::to_string(r * c * channels) + ")");
             cv::Mat stored;
             node >> stored;
             if (stored.channels() != 1)

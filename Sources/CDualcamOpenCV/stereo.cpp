@@ -54,6 +54,19 @@ int check_pair(const dc_mat *left, const dc_mat *right, dc_error *err) {
     return DC_OK;
 }
 
+/// Block matching needs the whole search plus one block along a row and one
+/// block of rows: below that OpenCV's SGBM aborts (an exception thrown from a
+/// buffer's cleanup, past any catch) or writes out of bounds.
+int check_fits(cv::Size size, int num_disparities, int block_size, dc_error *err) {
+    if (size.width < num_disparities + block_size || size.height < block_size)
+        return fail(err, DC_ERR_ARGUMENT,
+                    "the images (" + std::to_string(size.width) + "x" + std::to_string(size.height) +
+                        ") are too small for stereo matching: a " + std::to_string(num_disparities) +
+                        "-disparity search with a " + std::to_string(block_size) + "-pixel block needs at least " +
+                        std::to_string(num_disparities + block_size) + "x" + std::to_string(block_size));
+    return DC_OK;
+}
+
 cv::Ptr<cv::StereoSGBM> make_sgbm(const dc_stereo_params *p) {
     int b = p->block_size;
     return cv::StereoSGBM::create(p->min_disparity, p->num_disparities, b, 8 * b * b, 32 * b * b, -1, 63,
@@ -119,6 +132,7 @@ extern "C" int dc_stereo_match(const dc_mat *left, const dc_mat *right, const dc
         if (int status = check_pair(left, right, err)) return status;
         if (int status = check_params(params, err)) return status;
         const cv::Size size = left->mat.size();
+        if (int status = check_fits(size, params->num_disparities, params->block_size, err)) return status;
         for (const dc_mat *mask : {left_valid, right_valid, refine_mask})
             if (mask && (mask->mat.type() != CV_8UC1 || mask->mat.size() != size))
                 return fail(err, DC_ERR_ARGUMENT, "masks must be 8-bit, 1 channel, the images' size");
@@ -183,6 +197,7 @@ extern "C" int dc_stereo_opencv(const dc_mat *left, const dc_mat *right, const d
         if (m->num_disparities < 16 || m->num_disparities % 16 != 0)
             return fail(err, DC_ERR_ARGUMENT, "the number of disparities must be a positive multiple of 16, got " +
                                                   std::to_string(m->num_disparities));
+        if (int status = check_fits(left->mat.size(), m->num_disparities, m->block_size, err)) return status;
         cv::Ptr<cv::StereoMatcher> matcher;
         if (m->algorithm == 0) {
             if (m->block_size < 1 || m->block_size % 2 == 0 || m->block_size > 11)

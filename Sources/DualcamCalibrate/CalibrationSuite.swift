@@ -51,14 +51,8 @@ public struct CalibrationSuite: Sendable {
 
     public static func read(_ url: URL) throws -> CalibrationSuite {
         let path = url.path
-        let text: String
-        do { text = try String(contentsOf: url, encoding: .utf8) } catch {
-            throw DualcamError.io(path: path, reason: "cannot read the suite: \(error.localizedDescription)")
-        }
-        let root: Any?
-        do { root = try Yams.load(yaml: text) } catch {
-            throw DualcamError.format(path: path, reason: "not valid YAML: \(String(describing: error).split(separator: "\n").first ?? "")")
-        }
+        let text = try YAMLBudget.readText(url)
+        let root = try YAMLBudget.load(text, file: path)
         guard let map = root as? [String: Any] else { throw DualcamError.format(path: path, reason: "expected a mapping") }
         func fail(_ field: String, _ why: String) -> DualcamError { .format(path: path, reason: "\(field): \(why)") }
         func number(_ any: Any?, _ field: String) throws -> Double? {
@@ -80,13 +74,21 @@ public struct CalibrationSuite: Sendable {
         case "synthetic":
             var s = SyntheticBoardViews()
             s.target = pattern
-            s.views = Int(try number(source["views"], "source.views") ?? 20)
-            s.heldBackViews = Int(try number(source["held_back_views"], "source.held_back_views") ?? 0)
+            func integer(_ key: String, default value: Int, in range: ClosedRange<Int>) throws -> Int {
+                guard let x = try number(source[key], "source.\(key)") else { return value }
+                do { return try InputLimits.integer(x, name: "source.\(key)", in: range) } catch DualcamError.invalidValue(_, let why) {
+                    throw fail("source.\(key)", why)
+                }
+            }
+            // Views and held-back views together within InputLimits.maxViews.
+            s.views = try integer("views", default: 20, in: 1...InputLimits.maxViews)
+            s.heldBackViews = try integer("held_back_views", default: 0, in: 0...(InputLimits.maxViews - s.views))
             s.cornerNoisePixels = try number(source["corner_noise_px"], "source.corner_noise_px") ?? 0.2
-            s.seed = UInt64(try number(source["seed"], "source.seed") ?? 1)
+            s.seed = UInt64(try integer("seed", default: 1, in: 0...Int(Int32.max)))
             s.maxTiltDegrees = try number(source["max_tilt_deg"], "source.max_tilt_deg") ?? 30
             if let size = source["size"] as? String {
-                guard let parsed = PixelSize(parsing: size) else { throw fail("source.size", "expected WxH, got \(size)") }
+                guard let parsed = PixelSize(parsing: size) else { throw fail("source.size", "expected WxH, got \(PrintableText.quoted(size))") }
+                if let problem = InputLimits.imageSizeProblem(width: parsed.width, height: parsed.height) { throw fail("source.size", problem) }
                 s.size = parsed
             }
             let rig = (source["rig"] as? String).flatMap { $0 == "nominal" ? nil : resolve($0) }

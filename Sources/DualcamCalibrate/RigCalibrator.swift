@@ -153,7 +153,7 @@ public struct RigCalibrator: Sendable {
 func patternDescription(_ target: BoardTarget) -> String {
     func mm(_ metres: Double) -> String {
         let v = metres * 1000
-        return (v == v.rounded() ? String(Int(v)) : String(format: "%g", v)) + "mm"
+        return (v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(format: "%g", v)) + "mm"
     }
     switch target.kind {
     case let .chessboard(columns, rows): return "chessboard:\(columns)x\(rows):\(mm(target.squareSize))"

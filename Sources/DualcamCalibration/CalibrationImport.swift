@@ -2,6 +2,7 @@ import DualcamCV
 import DualcamGeometry
 import DualcamSupport
 import Foundation
+import Yams
 
 /// One entry point for every calibration format dualcam reads; the format is
 /// detected from the content (see `detect`). Every import returns a
@@ -62,9 +63,13 @@ public enum CalibrationImport {
             return try detectOpenCV(url)
         }
         if MiddleburyImport.looksLikeMiddlebury(text) { return .middlebury }
-        if let root = try? YAMLDocument.root(text, file: url.path), let m = try? root.mapping() {
-            if m.keys.contains(CalibrationFile.versionKey) { return .dualcam }
-            if ROSCameraInfoImport.matches(m) { return .rosCameraInfo }
+        if let node = try? Yams.compose(yaml: text) {
+            // Valid YAML: beyond the budget (an alias bomb) it is refused here, with the limit named.
+            try YAMLBudget.check(node, file: url.path)
+            if let m = try? YAMLField(node: node, path: "", file: url.path).mapping() {
+                if m.keys.contains(CalibrationFile.versionKey) { return .dualcam }
+                if ROSCameraInfoImport.matches(m) { return .rosCameraInfo }
+            }
         }
         if (try? CVFileStorage(path: url.path, mode: .read)) != nil, let format = try? detectOpenCV(url) {
             return format

@@ -79,6 +79,9 @@ extension BoardTarget {
             guard d.count == 2, let c = d[0], let r = d[1], c >= 2, r >= 2 else {
                 throw fail("'\(s)' is not COLSxROWS with both at least 2")
             }
+            guard c <= InputLimits.maxBoardSide, r <= InputLimits.maxBoardSide else {
+                throw fail("'\(s)' exceeds the limit of \(InputLimits.maxBoardSide) per side (InputLimits.maxBoardSide)")
+            }
             return (c, r)
         }
         func length(_ s: String) throws -> Double {

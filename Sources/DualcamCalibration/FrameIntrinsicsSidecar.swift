@@ -30,7 +30,9 @@ public enum FrameIntrinsicsSidecar {
     public static func read(_ url: URL) throws -> Intrinsics {
         let data: Data
         guard FileManager.default.fileExists(atPath: url.path) else { throw DualcamError.io(path: url.path, reason: "no such file") }
-        do { data = try Data(contentsOf: url) } catch {
+        do { data = try FileContents.read(url) } catch let error as DualcamError {
+            throw error
+        } catch {
             throw DualcamError.io(path: url.path, reason: "cannot read: \(error.localizedDescription)")
         }
         return try parse(data, path: url.path)

@@ -141,16 +141,10 @@ struct YAMLMapping {
 }
 
 enum YAMLDocument {
-    /// Parses `text` into its root node; syntax errors become one line with the position.
+    /// Parses `text` into its root node; syntax errors become one line with
+    /// the position, a document beyond `YAMLBudget` an error naming the limit.
     static func root(_ text: String, file: String) throws -> YAMLField {
-        let node: Node?
-        do {
-            node = try Yams.compose(yaml: text)
-        } catch let error as YamlError {
-            throw DualcamError.format(path: file, reason: "not valid YAML: \(oneLine(error))")
-        } catch {
-            throw DualcamError.format(path: file, reason: "not valid YAML: \(error)")
-        }
+        let node = try YAMLBudget.compose(text, file: file)
         guard let node else { throw DualcamError.format(path: file, reason: "the file is empty") }
         return YAMLField(node: node, path: "", file: file)
     }
@@ -160,26 +154,16 @@ enum YAMLDocument {
         case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
              let .composer(context, problem, mark, _):
             let ctx = context.map { "\($0.text) " } ?? ""
-            return "line \(mark.line) column \(mark.column): \(ctx)\(problem)"
+            return "line \(mark.line) column \(mark.column): \(PrintableText.escaped(ctx + problem, limit: 200))"
         default:
-            return "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)"
+            return PrintableText.escaped("\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)", limit: 200)
         }
     }
 
     /// Reads a UTF-8 text file; a missing or unreadable file is a `DualcamError.io`.
     static func readText(_ url: URL) throws -> String {
-        let path = url.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw DualcamError.io(path: path, reason: "no such file")
-        }
-        guard !isDirectory.boolValue else { throw DualcamError.io(path: path, reason: "is a directory, expected a file") }
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw DualcamError.io(path: path, reason: "cannot read: \(error.localizedDescription)")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw DualcamError.format(path: path, reason: "not UTF-8 text")
+        guard let text = String(data: try FileContents.read(url), encoding: .utf8) else {
+            throw DualcamError.format(path: url.path, reason: "not UTF-8 text")
         }
         return text
     }

@@ -11,10 +11,7 @@ public enum TimestampsCSV {
 
     /// file name -> timestamp (ns).
     public static func read(_ url: URL) throws -> [String: Int64] {
-        let text: String
-        do { text = try String(contentsOf: url, encoding: .utf8) } catch {
-            throw DualcamError.io(path: url.path, reason: "cannot read: \(error.localizedDescription)")
-        }
+        let text = try FileContents.text(url, expected: "CSV text with the header '\(header)'")
         var lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         guard let first = lines.first, first.replacingOccurrences(of: " ", with: "") == header else {
             throw DualcamError.format(path: url.path, reason: "expected the header '\(header)'")

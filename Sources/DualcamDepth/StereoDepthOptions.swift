@@ -84,8 +84,9 @@ public struct StereoDepthOptions: Sendable, Equatable {
 
     /// Validates the depth range: 0 < min < max.
     public func validate() throws {
-        guard minDepthMetres > 0, minDepthMetres.isFinite else {
-            throw DualcamError.invalidValue(name: "--min-depth", reason: "expected a positive finite distance, got \(minDepthMetres) m")
+        // At least 1 mm: the disparity bound f B / minDepth must stay a number of pixels (1e-300 m trapped).
+        guard minDepthMetres >= 0.001, minDepthMetres.isFinite else {
+            throw DualcamError.invalidValue(name: "--min-depth", reason: "expected a finite distance of at least 1 mm, got \(minDepthMetres) m")
         }
         guard maxDepthMetres > minDepthMetres, !maxDepthMetres.isNaN else {
             throw DualcamError.invalidValue(name: "--max-depth", reason: "expected more than --min-depth (\(minDepthMetres) m), got \(maxDepthMetres) m")

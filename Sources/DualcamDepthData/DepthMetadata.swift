@@ -153,10 +153,7 @@ public struct DepthMetadata: Equatable, Sendable, Codable {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw DualcamError.io(path: url.path, reason: "no such file")
         }
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw DualcamError.io(path: url.path, reason: "cannot read: \(error.localizedDescription)")
-        }
+        let data = try FileContents.read(url)
         do {
             return try JSONDecoder().decode(DepthMetadata.self, from: data)
         } catch let error as DecodingError {

@@ -50,11 +50,19 @@ public enum DepthOutputSize: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The pixel size for a reference image of `reference`; an explicit size
-    /// with another aspect ratio is an `.invalidValue` error naming `flag`.
+    /// with another aspect ratio, or a size outside the policy
+    /// (`InputLimits.checkPipelineSize`: 16 to 16384 pixels per side, at most
+    /// 50 Mpx), is an `.invalidValue` error naming `flag`.
     public func resolved(for reference: PixelSize, flag: String = "--size") throws -> PixelSize {
         guard reference.width > 0, reference.height > 0 else {
             throw DualcamError.invalidValue(name: flag, reason: "reference size \(reference) is empty")
         }
+        let size = try unchecked(for: reference, flag: flag)
+        try InputLimits.checkPipelineSize(width: size.width, height: size.height, name: "\(flag) \(self)")
+        return size
+    }
+
+    private func unchecked(for reference: PixelSize, flag: String) throws -> PixelSize {
         switch self {
         case .native: return reference
         case .streaming: return Self.size(width: Self.streamingWidth, aspectOf: reference)

@@ -172,10 +172,8 @@ public enum DepthFusion {
         }
         var timings = FusionTimings()
         let samples = input.samples
-        let pixel = samples.map { s -> Int in
-            let x = min(size.width - 1, max(0, Int(s.x.rounded()))), y = min(size.height - 1, max(0, Int(s.y.rounded())))
-            return y * size.width + x
-        }
+        // Checked placement (non-finite values are an error, not a trap).
+        let pixel = try samples.indices.map { try SampleMerging.pixelIndex(samples[$0], index: $0, size: size) }
 
         // The fills' guides depend only on the image: they are prepared on
         // another thread while the fit and the verification run.

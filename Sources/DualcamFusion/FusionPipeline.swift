@@ -62,10 +62,10 @@ public enum FusionPipeline {
         // x_out = (x_wide + 0.5) W_out / W_wide - 0.5 (`PixelGridResampling`).
         let intrinsics = try request.wideIntrinsics.resampled(to: out)
         let grid = PixelGridResampling(from: wideSize, to: out)
-        let samples = request.samples.map { s -> MetricSample in
+        let samples = try SampleMerging.onePerPixel(request.samples.map { s -> MetricSample in
             let p = grid.target(x: s.x, y: s.y)
             return MetricSample(x: p.x, y: p.y, depthMetres: s.depthMetres, confidence: s.confidence ?? 1)
-        }
+        }, size: out)
         var rgb = request.wide.element == .uint8 ? request.wide : request.wide.converted(to: .uint8)
         if rgb.channels == 1 {
             let g = try rgb.pixels(as: UInt8.self)

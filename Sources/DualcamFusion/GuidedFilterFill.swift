@@ -11,7 +11,7 @@ public enum GuidedFilterFill {
         let n = size.width * size.height
         var value = [Float](repeating: 0, count: n), mask = [Float](repeating: 0, count: n)
         for s in samples {
-            let x = min(size.width - 1, max(0, Int(s.x.rounded()))), y = min(size.height - 1, max(0, Int(s.y.rounded())))
+            let x = Int(min(Double(size.width - 1), max(0, s.x.rounded()))), y = Int(min(Double(size.height - 1), max(0, s.y.rounded())))
             value[y * size.width + x] = Float(s.depthMetres)
             mask[y * size.width + x] = 1
         }

@@ -8,31 +8,41 @@ import Foundation
 /// reader and OpenCV's (viz module) is not part of its build.
 public enum PointCloudReader {
     public static func read(_ url: URL) throws -> [Vector3] {
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw DualcamError.io(path: url.path, reason: "cannot read the point cloud file")
-        }
+        let data = try FileContents.read(url)
         if url.pathExtension.lowercased() == "ply" { return try ply(data, path: url.path) }
         return try csv(String(decoding: data, as: UTF8.self), path: url.path)
     }
 
     static func csv(_ text: String, path: String) throws -> [Vector3] {
-        let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        guard let header = lines.first?.lowercased().replacingOccurrences(of: " ", with: ""), header == "x,y,z" else {
+        var points: [Vector3] = []
+        var sawHeader = false
+        try NumericCSV.forEachLine(text) { line in
+            if line.isBlank { return }
+            guard sawHeader else {
+                guard line.normalized == "x,y,z" else {
+                    throw DualcamError.format(path: path, reason: "expected the CSV header x,y,z (points in metres in the sensor frame)")
+                }
+                sawHeader = true
+                return
+            }
+            guard line.fieldCount == 3, let x = line.double(0), let y = line.double(1), let z = line.double(2) else {
+                throw DualcamError.format(path: path, reason: "line \(line.number): expected 3 numbers x,y,z")
+            }
+            guard points.count < InputLimits.maxSamples else {
+                throw DualcamError.format(path: path, reason: "more than \(InputLimits.maxSamples) points exceed the limit (InputLimits.maxSamples)")
+            }
+            points.append(Vector3(x, y, z))
+        }
+        guard sawHeader else {
             throw DualcamError.format(path: path, reason: "expected the CSV header x,y,z (points in metres in the sensor frame)")
         }
-        return try lines.dropFirst().enumerated().map { index, line in
-            let f = line.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard f.count == 3, let x = f[0], let y = f[1], let z = f[2] else {
-                throw DualcamError.format(path: path, reason: "line \(index + 2): expected 3 numbers x,y,z")
-            }
-            return Vector3(x, y, z)
-        }
+        return points
     }
 
     static func ply(_ data: Data, path: String) throws -> [Vector3] {
         let bytes = [UInt8](data)
-        guard let end = find("end_header\n", in: bytes) else {
-            throw DualcamError.format(path: path, reason: "not a PLY file (no end_header line)")
+        guard let end = find("end_header\n", in: bytes.prefix(maxHeaderBytes)) else {
+            throw DualcamError.format(path: path, reason: "not a PLY file (no end_header line in the first \(maxHeaderBytes) bytes)")
         }
         let header = String(decoding: bytes[..<end], as: UTF8.self).split(whereSeparator: \.isNewline).map(String.init)
         guard header.first == "ply" else { throw DualcamError.format(path: path, reason: "not a PLY file (no 'ply' magic)") }
@@ -60,8 +70,9 @@ public enum PointCloudReader {
         guard let ix = names.firstIndex(of: "x"), let iy = names.firstIndex(of: "y"), let iz = names.firstIndex(of: "z") else {
             throw DualcamError.format(path: path, reason: "PLY vertices need x, y and z properties")
         }
+        try InputLimits.checkCount(vertexCount, limit: InputLimits.maxSamples, limitName: "maxSamples",
+                                   what: "PLY vertices", name: path)
         var points: [Vector3] = []
-        points.reserveCapacity(vertexCount)
         let body = end + "end_header\n".utf8.count
         switch format {
         case "ascii":
@@ -69,10 +80,11 @@ public enum PointCloudReader {
             guard lines.count >= vertexCount else {
                 throw DualcamError.format(path: path, reason: "PLY header promises \(vertexCount) vertices, found \(lines.count) lines")
             }
+            points.reserveCapacity(vertexCount)
             for (i, line) in lines.prefix(vertexCount).enumerated() {
                 let v = line.split(separator: " ").map { Double($0) }
                 guard v.count >= properties.count, let x = v[ix], let y = v[iy], let z = v[iz] else {
-                    throw DualcamError.format(path: path, reason: "PLY vertex \(i): expected \(properties.count) numbers")
+                    throw DualcamError.format(path: path, reason: "PLY vertex \(i): expected \(properties.count) numbers separated by spaces")
                 }
                 points.append(Vector3(x, y, z))
             }
@@ -82,6 +94,7 @@ public enum PointCloudReader {
             guard bytes.count - body >= stride * vertexCount else {
                 throw DualcamError.format(path: path, reason: "PLY data is shorter than \(vertexCount) vertices")
             }
+            points.reserveCapacity(vertexCount)
             let offsets = sizes.indices.map { sizes[..<$0].reduce(0, +) }
             for i in 0..<vertexCount {
                 let base = body + i * stride
@@ -89,7 +102,7 @@ public enum PointCloudReader {
                 points.append(Vector3(value(ix), value(iy), value(iz)))
             }
         default:
-            throw DualcamError.format(path: path, reason: "PLY format '\(format)' is not supported (expected ascii or binary_little_endian)")
+            throw DualcamError.format(path: path, reason: "PLY format \(PrintableText.quoted(format)) is not supported (expected ascii or binary_little_endian)")
         }
         return points
     }
@@ -100,7 +113,7 @@ public enum PointCloudReader {
         case "short", "ushort", "int16", "uint16": return 2
         case "int", "uint", "float", "int32", "uint32", "float32": return 4
         case "double", "float64": return 8
-        default: throw DualcamError.format(path: path, reason: "unknown PLY property type '\(type)'")
+        default: throw DualcamError.format(path: path, reason: "unknown PLY property type \(PrintableText.quoted(type))")
         }
     }
 
@@ -118,10 +131,15 @@ public enum PointCloudReader {
         }
     }
 
-    private static func find(_ needle: String, in bytes: [UInt8]) -> Int? {
+    /// The longest PLY header searched for `end_header` (real headers are a few hundred bytes).
+    static let maxHeaderBytes = 1 << 20
+
+    private static func find(_ needle: String, in bytes: ArraySlice<UInt8>) -> Int? {
         let n = Array(needle.utf8)
         guard bytes.count >= n.count else { return nil }
-        for i in 0...(bytes.count - n.count) where bytes[i] == n[0] && Array(bytes[i..<(i + n.count)]) == n { return i }
+        for i in bytes.startIndex...(bytes.endIndex - n.count) where bytes[i] == n[0] && bytes[i..<(i + n.count)].elementsEqual(n) {
+            return i
+        }
         return nil
     }
 }

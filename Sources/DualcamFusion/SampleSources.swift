@@ -23,8 +23,10 @@ public struct LoadedSamples: Sendable {
 ///   a sparse depth image aligned to wide, of the wide size or the same aspect
 ///   (a pixel of a smaller image covers W_wide / W wide pixels: x_wide =
 ///   (x + 0.5) W_wide / W - 0.5, `PixelGridResampling`).
-/// Samples outside the image, non-finite or not positive depths and points
-/// behind the camera are dropped and counted; nothing left is an error.
+/// Samples outside the image or with non-finite coordinates, depths that are
+/// not finite and positive (or so small that 1/z overflows) and points behind
+/// the camera are dropped and counted; nothing left is an error. At most
+/// `InputLimits.maxSamples` samples are read.
 public enum SampleSources {
     public static func load(_ url: URL, wideSize: PixelSize, rig: Rig) throws -> LoadedSamples {
         let ext = url.pathExtension.lowercased()
@@ -33,8 +35,10 @@ public enum SampleSources {
         switch ext {
         case "csv":
             try checkReadable(url)
-            let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
-            let header = text.split(whereSeparator: \.isNewline).first.map { $0.lowercased().replacingOccurrences(of: " ", with: "") }
+            let text = try FileContents.text(url, expected: "CSV text")
+            // The first line decides (without splitting the whole file into lines).
+            let firstLine = text.prefix { !$0.isNewline }
+            let header = firstLine.lowercased().replacingOccurrences(of: " ", with: "").replacingOccurrences(of: "\t", with: "")
             if header == "x,y,z" {
                 samples = try projected(try PointCloudReader.read(url), rig: rig, wideSize: wideSize, path: url.path, dropped: &dropped)
             } else {
@@ -49,14 +53,18 @@ public enum SampleSources {
             throw DualcamError.format(
                 path: url.path, reason: "unknown sample format '.\(ext)'; expected .csv (x,y,depth_m[,confidence] or x,y,z), .ply, .png (mm) or .pfm (m)")
         }
+        try InputLimits.checkCount(samples.count, limit: InputLimits.maxSamples, limitName: "maxSamples",
+                                   what: "samples", name: "samples \(url.path)")
         guard !samples.isEmpty || !dropped.isEmpty else {
             throw DualcamError.format(path: url.path, reason: "contains no samples")
         }
         var kept: [DepthSample] = []
         kept.reserveCapacity(samples.count)
         for s in samples {
-            if !(s.depthMetres.isFinite && s.depthMetres > 0) {
-                dropped["with a non-finite or non-positive depth", default: 0] += 1
+            if !(s.depthMetres.isFinite && s.depthMetres > 0 && (1 / s.depthMetres).isFinite) {
+                dropped["with a non-finite, non-positive or subnormal depth", default: 0] += 1
+            } else if !(s.x.isFinite && s.y.isFinite) {
+                dropped["with non-finite pixel coordinates", default: 0] += 1
             } else if s.x < -0.5 || s.y < -0.5 || s.x >= Double(wideSize.width) - 0.5 || s.y >= Double(wideSize.height) - 0.5 {
                 dropped["outside the \(wideSize) wide image", default: 0] += 1
             } else {

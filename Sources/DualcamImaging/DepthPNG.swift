@@ -36,6 +36,11 @@ public enum DepthPNG {
         public var invalid = 0
         /// Positive finite values whose code is 0 or above 65535 (stored as 0).
         public var outOfRange = 0
+        /// Of `invalid`, the NaNs (already "no value"; the others were values).
+        public var notANumber = 0
+        /// Values that were not NaN but are stored as 0 (no value): infinities,
+        /// values <= 0 and out-of-range values; what a user should be told about.
+        public var lostValues: Int { invalid - notANumber + outOfRange }
     }
 
     /// Writes a 1-channel float32 depth map in metres atomically as a 16-bit PNG.
@@ -74,6 +79,7 @@ public enum DepthPNG {
         let codes = values.map { value -> UInt16 in
             guard value.isFinite, value > 0 else {
                 summary.invalid += 1
+                if value.isNaN { summary.notANumber += 1 }
                 return 0
             }
             let code = (Double(value) * scale).rounded()

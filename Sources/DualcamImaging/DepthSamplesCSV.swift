@@ -41,9 +41,7 @@ public enum DepthSamplesCSV {
 
     public static func read(_ url: URL) throws -> [DepthSample] {
         try FileAccess.checkReadable(url)
-        guard let text = try? String(contentsOf: url, encoding: .utf8) else {
-            throw DualcamError.format(path: url.path, reason: "not UTF-8 text, expected CSV x,y,depth_m[,confidence]")
-        }
+        let text = try FileContents.text(url, expected: "CSV x,y,depth_m[,confidence]")
         return try parse(text, path: url.path)
     }
 
@@ -51,25 +49,24 @@ public enum DepthSamplesCSV {
     /// required; blank lines are skipped; every value must be finite, depth > 0,
     /// confidence (when given) in [0, 1].
     public static func parse(_ text: String, path: String) throws -> [DepthSample] {
-        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map {
-            $0.trimmingCharacters(in: .whitespaces)
-        }
-        while lines.last == "" { lines.removeLast() }
-        guard let header = lines.first?.lowercased().replacingOccurrences(of: " ", with: ""),
-              header == "x,y,depth_m" || header == "x,y,depth_m,confidence" else {
-            throw DualcamError.format(path: path, reason: "expected the CSV header x,y,depth_m[,confidence]")
-        }
-        let columns = header.split(separator: ",").count
+        var columns = 0
         var samples: [DepthSample] = []
-        for (index, line) in lines.enumerated().dropFirst() where !line.isEmpty {
-            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map {
-                $0.trimmingCharacters(in: .whitespaces)
+        samples.reserveCapacity(min(InputLimits.maxSamples, text.utf8.count / 16))
+        try NumericCSV.forEachLine(text) { line in
+            if line.number == 1 {
+                let header = line.normalized
+                guard header == "x,y,depth_m" || header == "x,y,depth_m,confidence" else {
+                    throw DualcamError.format(path: path, reason: "expected the CSV header x,y,depth_m[,confidence]")
+                }
+                columns = line.fieldCount
+                return
             }
-            let where_ = "line \(index + 1)"
-            guard fields.count == columns || (columns == 4 && fields.count == 3) else {
-                throw DualcamError.format(path: path, reason: "\(where_): expected \(columns) values, found \(fields.count)")
+            if line.isBlank { return }
+            let where_ = "line \(line.number)"
+            guard line.fieldCount == columns || (columns == 4 && line.fieldCount == 3) else {
+                throw DualcamError.format(path: path, reason: "\(where_): expected \(columns) values, found \(line.fieldCount)")
             }
-            guard let x = Double(fields[0]), let y = Double(fields[1]), let z = Double(fields[2]),
+            guard let x = line.double(0), let y = line.double(1), let z = line.double(2),
                   x.isFinite, y.isFinite, z.isFinite else {
                 throw DualcamError.format(path: path, reason: "\(where_): x, y and depth_m must be finite numbers")
             }
@@ -77,11 +74,14 @@ public enum DepthSamplesCSV {
                 throw DualcamError.format(path: path, reason: "\(where_): depth_m must be positive, got \(z)")
             }
             var confidence: Double?
-            if fields.count == 4, !fields[3].isEmpty {
-                guard let c = Double(fields[3]), c >= 0, c <= 1 else {
+            if line.fieldCount == 4, !line.isEmpty(3) {
+                guard let c = line.double(3), c >= 0, c <= 1 else {
                     throw DualcamError.format(path: path, reason: "\(where_): confidence must be a number in [0, 1]")
                 }
                 confidence = c
+            }
+            guard samples.count < InputLimits.maxSamples else {
+                throw DualcamError.format(path: path, reason: "more than \(InputLimits.maxSamples) samples exceed the limit (InputLimits.maxSamples)")
             }
             samples.append(DepthSample(x: x, y: y, depthMetres: z, confidence: confidence))
         }
@@ -99,8 +99,9 @@ public enum DepthSamplesCSV {
     public static func sparseDepthImage(_ samples: [DepthSample], width: Int, height: Int) throws -> Image {
         var values = [Float](repeating: .nan, count: width * height)
         for s in samples {
-            let x = Int(s.x.rounded()), y = Int(s.y.rounded())
-            guard x >= 0, y >= 0, x < width, y < height else { continue }
+            let fx = s.x.rounded(), fy = s.y.rounded()  // compared as doubles: NaN or 1e300 never reach Int()
+            guard fx >= 0, fy >= 0, fx < Double(width), fy < Double(height) else { continue }
+            let x = Int(fx), y = Int(fy)
             values[y * width + x] = Float(s.depthMetres)
         }
         return try Image(width: width, height: height, channels: 1, pixels: values)

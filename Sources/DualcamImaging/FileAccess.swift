@@ -6,14 +6,7 @@ enum FileAccess {
     /// The whole file, or `.io(path:reason:)`: "no such file", "is a directory", ...
     static func readBytes(_ url: URL) throws -> [UInt8] {
         try checkReadable(url)
-        do {
-            // Data(contentsOf:) leaks its read buffer for empty files (swift-foundation, Swift 6.3).
-            let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int
-            if size == 0 { return [] }
-            return [UInt8](try Data(contentsOf: url))
-        } catch {
-            throw DualcamError.io(path: url.path, reason: "cannot read: \(error.localizedDescription)")
-        }
+        return [UInt8](try FileContents.read(url))
     }
 
     /// Throws `.io(path:reason: "no such file")` for a missing path and

@@ -28,6 +28,7 @@ public enum ImageIO {
             let bytes = try FileAccess.readBytes(url)
             return try FileAccess.at(url.path) {
                 if PNGStructure.hasSignature(bytes) { try PNGStructure.validate(bytes) }
+                try ImageHeaderSize.check(bytes, path: url.path)
                 let mat: CVMat
                 do {
                     mat = try CVCodecs.decode(bytes, mode: .unchanged)

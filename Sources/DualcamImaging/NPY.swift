@@ -101,6 +101,7 @@ public enum NPY {
             throw bad("NPY shape \(text) is not an image (expected (height, width) or (height, width, 1|3|4))")
         }
         let height = shape[0], width = shape[1], channels = shape.count == 3 ? shape[2] : 1
+        if let problem = InputLimits.imageSizeProblem(width: width, height: height) { throw bad("NPY shape: \(problem)") }
         var image: Image
         do {
             image = try Image(width: width, height: height, channels: channels, element: element)

@@ -73,6 +73,7 @@ public enum PFM {
         guard let width = Int(widthToken), let height = Int(heightToken), width > 0, height > 0 else {
             throw bad("PFM header has size '\(widthToken) \(heightToken)', expected two positive integers")
         }
+        if let problem = InputLimits.imageSizeProblem(width: width, height: height) { throw bad("PFM header: \(problem)") }
         guard width <= Image.maximumSide, height <= Image.maximumSide,
               width * height * channels <= Image.maximumValueCount else {
             throw bad("PFM header says \(width)x\(height), larger than the supported "

@@ -5,9 +5,9 @@ import DualcamSupport
 /// libpng reports a truncated file by printing "libpng error: ..." to stderr
 /// and OpenCV then returns an empty image; walking the chunk list first gives
 /// a precise one-line error instead, and keeps stderr clean. Only the chunk
-/// framing is checked (signature, IHDR first, every chunk complete, IEND
-/// present); bytes after IEND are ignored, as libpng does. CRCs and the
-/// compressed data are left to libpng.
+/// framing and the chunks' CRCs are checked (signature, IHDR first, every
+/// chunk complete with a matching CRC-32, IEND present); bytes after IEND are
+/// ignored, as libpng does. The compressed data is left to libpng.
 enum PNGStructure {
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
@@ -40,9 +40,28 @@ enum PNGStructure {
                 throw bad("PNG is truncated: chunk '\(type)' at byte \(offset) needs \(needed) bytes "
                           + "but the file ends after \(bytes.count - offset)")
             }
+            // A chunk whose CRC does not match made libpng print its own
+            // "libpng error" line before ours; it is reported here instead.
+            let stored = (0..<4).reduce(UInt32(0)) { $0 << 8 | UInt32(bytes[offset + 8 + length + $1]) }
+            guard crc32(bytes, from: offset + 4, count: 4 + length) == stored else {
+                throw bad("PNG is corrupt: chunk '\(type)' at byte \(offset) fails its CRC check")
+            }
             if type == "IEND" { return }
             offset += needed
             isFirst = false
         }
+    }
+
+    /// CRC-32 (ISO 3309, the PNG chunk CRC) of `count` bytes from `start`.
+    static func crc32(_ bytes: [UInt8], from start: Int, count: Int) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for i in start..<(start + count) {
+            crc = crcTable[Int((crc ^ UInt32(bytes[i])) & 0xFF)] ^ (crc >> 8)
+        }
+        return crc ^ 0xFFFF_FFFF
+    }
+
+    static let crcTable: [UInt32] = (0..<256).map { n in
+        (0..<8).reduce(UInt32(n)) { c, _ in c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
     }
 }

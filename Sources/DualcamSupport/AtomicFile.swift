@@ -27,6 +27,7 @@ public enum AtomicFile {
     /// `url` once `body` returns without throwing.
     public static func write(to url: URL, _ body: (URL) throws -> Void) throws {
         let temporary = try temporaryURL(for: url)
+        defer { StagingRegistry.unregister(temporary) }
         do {
             try body(temporary)
             try moveIntoPlace(temporary, url)
@@ -38,7 +39,9 @@ public enum AtomicFile {
 
     /// A fresh hidden temporary path in `url`'s directory with `url`'s
     /// extension, for writers that produce a file over time (video) and call
-    /// `moveIntoPlace` when done. Throws if the directory does not exist.
+    /// `moveIntoPlace` when done. Throws if the directory does not exist or
+    /// `url` is an existing directory. The path is registered with
+    /// `StagingRegistry` (removed on SIGINT/SIGTERM) until `moveIntoPlace`.
     public static func temporaryURL(for url: URL) throws -> URL {
         let directory = url.deletingLastPathComponent()
         var isDirectory: ObjCBool = false
@@ -46,9 +49,14 @@ public enum AtomicFile {
               isDirectory.boolValue else {
             throw DualcamError.io(path: url.path, reason: "directory \(directory.path) does not exist")
         }
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw DualcamError.io(path: url.path, reason: "is a directory; expected a file path to write")
+        }
         let ext = url.pathExtension
         let name = ".\(url.deletingPathExtension().lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))"
-        return directory.appendingPathComponent(ext.isEmpty ? name : name + "." + ext)
+        let temporary = directory.appendingPathComponent(ext.isEmpty ? name : name + "." + ext)
+        StagingRegistry.register(temporary)
+        return temporary
     }
 
     /// Renames a finished `temporary` (from `temporaryURL(for:)`) over `url`.
@@ -61,5 +69,6 @@ public enum AtomicFile {
             let reason = String(cString: strerror(errno))
             throw DualcamError.io(path: url.path, reason: "cannot move into place: \(reason)")
         }
+        StagingRegistry.unregister(temporary)
     }
 }

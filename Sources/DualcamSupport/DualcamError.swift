@@ -15,14 +15,19 @@ public enum DualcamError: Error, Equatable, CustomStringConvertible, LocalizedEr
     /// OpenCV reported an error through the shim.
     case openCV(operation: String, message: String)
 
+    /// One line: control characters that came from a file or a flag (a
+    /// newline, a form feed, an escape sequence) are written as escapes, so
+    /// no input can split the line or drive the terminal.
     public var description: String {
+        let text: String
         switch self {
-        case let .io(path, reason): return "\(path): \(reason)"
-        case let .format(path, reason): return "\(path): \(reason)"
-        case let .invalidValue(name, reason): return "\(name): \(reason)"
-        case let .invalidGeometry(reason): return reason
-        case let .openCV(operation, message): return "OpenCV \(operation) failed: \(message)"
+        case let .io(path, reason): text = "\(path): \(reason)"
+        case let .format(path, reason): text = "\(path): \(reason)"
+        case let .invalidValue(name, reason): text = "\(name): \(reason)"
+        case let .invalidGeometry(reason): text = reason
+        case let .openCV(operation, message): text = "OpenCV \(operation) failed: \(message)"
         }
+        return PrintableText.escapingControls(text)
     }
 
     public var errorDescription: String? { description }

@@ -98,7 +98,11 @@ public enum SynthWriter {
         let staging = parent.appendingPathComponent(".\(directory.lastPathComponent).staging-\(UUID().uuidString)")
         do {
             try fm.createDirectory(at: staging, withIntermediateDirectories: false)
-            defer { try? fm.removeItem(at: staging) }
+            StagingRegistry.register(staging)
+            defer {
+                try? fm.removeItem(at: staging)
+                StagingRegistry.unregister(staging)
+            }
             let manifest = try writeFiles(dataset, into: staging)
             try moveContents(of: staging, into: directory)
             return manifest
@@ -210,14 +214,24 @@ public enum SynthWriter {
         return try encoder.encode(value)
     }
 
-    /// Renames every file of `staging` into `directory` (created if needed).
+    /// Renames every file of `staging` into `directory` (created if needed),
+    /// replacing files of the same name (rename(2): atomic, per file). Only
+    /// files are ever replaced: if any destination is a directory (or
+    /// anything but a regular file or a symbolic link), nothing is moved and
+    /// the error names it, so a user's directory is never deleted.
     static func moveContents(of staging: URL, into directory: URL) throws {
         let fm = FileManager.default
-        try fm.createDirectory(at: directory, withIntermediateDirectories: true)
-        for name in try fm.contentsOfDirectory(atPath: staging.path) {
+        let names = try fm.contentsOfDirectory(atPath: staging.path).sorted()
+        for name in names {
             let target = directory.appendingPathComponent(name)
-            if fm.fileExists(atPath: target.path) { try fm.removeItem(at: target) }
-            try fm.moveItem(at: staging.appendingPathComponent(name), to: target)
+            guard let type = (try? fm.attributesOfItem(atPath: target.path))?[.type] as? FileAttributeType else { continue }
+            guard type == .typeRegular || type == .typeSymbolicLink else {
+                throw DualcamError.io(path: target.path, reason: "exists and is not a file (synth replaces only files it writes); move it away or choose another --out")
+            }
+        }
+        try fm.createDirectory(at: directory, withIntermediateDirectories: true)
+        for name in names {
+            try AtomicFile.moveIntoPlace(staging.appendingPathComponent(name), directory.appendingPathComponent(name))
         }
     }
 }

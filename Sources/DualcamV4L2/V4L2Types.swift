@@ -94,6 +94,7 @@ public struct FrameInterval: Hashable, Sendable, CustomStringConvertible {
 
 /// A frame rate for messages: "30", "29.97".
 public func formatRate(_ fps: Double) -> String {
+    guard fps.isFinite, abs(fps) < 1e12 else { return "\(fps)" }  // never trap on a driver's or a flag's value
     if fps == fps.rounded() { return String(Int(fps)) }
     return String(Double(Int((fps * 100).rounded())) / 100)
 }

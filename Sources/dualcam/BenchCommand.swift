@@ -19,7 +19,7 @@ struct BenchCommand: ParsableCommand {
     @Argument(help: "Benchmark names (default: all).")
     var names: [String] = []
 
-    @Option(name: .long, help: "Timed runs per benchmark (after one warm-up run).")
+    @Option(name: .long, parsing: .unconditional, help: "Timed runs per benchmark (after one warm-up run).")
     var runs: Int = 5
 
     @Flag(name: .long, help: "Print JSON instead of text.")

@@ -89,6 +89,7 @@ struct CalibrationCommand: ParsableCommand {
         func run() throws {
             try reportingErrors {
                 let outURL = URL(fileURLWithPath: output)
+                try StagedOutputs(inputs: [input]).refuseClash(output, flag: "output")
                 let chosen: Format
                 if let format {
                     chosen = format

@@ -26,7 +26,7 @@ struct CaptureCommand: ParsableCommand {
     @Option(name: .long, help: "Tele camera device (e.g. /dev/video2).")
     var tele: String?
 
-    @Option(name: .long, help: "Camera frame rate (default: the highest both cameras offer at the size).")
+    @Option(name: .long, parsing: .unconditional, help: "Camera frame rate (default: the highest both cameras offer at the size).")
     var fps: Double?
 
     @OptionGroup var device: DeviceOptions
@@ -56,8 +56,9 @@ struct CaptureCommand: ParsableCommand {
         let recorder = try CaptureRecorder(directory: outURL)
         let progress = Progress(label: "capture: pair", total: limit.pairs)
         captureInterrupted = 0
-        signal(SIGINT) { _ in captureInterrupted = 1 }
-        defer { signal(SIGINT, SIG_DFL) }
+        // Ctrl-C stops after the current pair (StagingRegistry delivers SIGINT here, not as an exit).
+        StagingRegistry.setInterruptHandler { captureInterrupted = 1 }
+        defer { StagingRegistry.setInterruptHandler(nil) }
         let pairs = try recordPairs(from: source, to: recorder, limit: limit, shouldStop: { captureInterrupted != 0 }) { n, _ in
             progress.update(n)
         }
@@ -68,5 +69,5 @@ struct CaptureCommand: ParsableCommand {
     }
 }
 
-/// Set by the SIGINT handler installed while capturing (Ctrl-C stops after the current pair).
+/// Set on SIGINT while capturing (Ctrl-C stops after the current pair).
 nonisolated(unsafe) var captureInterrupted: sig_atomic_t = 0

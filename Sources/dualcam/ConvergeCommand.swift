@@ -55,10 +55,10 @@ struct ConvergeCommand: ParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "Sweep the plane from NEAR to FAR (e.g. 0.3m:5m), uniform in inverse distance.")
     var sweep: String?
 
-    @Option(name: .long, help: "Number of sweep frames.")
+    @Option(name: .long, parsing: .unconditional, help: "Number of sweep frames.")
     var steps: Int = 30
 
-    @Option(name: .long, help: "Frame rate of a --sweep video (default 10); with cameras, the camera rate (and the video's).")
+    @Option(name: .long, parsing: .unconditional, help: "Frame rate of a --sweep video (default 10); with cameras, the camera rate (and the video's).")
     var fps: Double?
 
     @OptionGroup(title: "Cameras (--wide/--tele V4L2 devices, or --stereo)")
@@ -136,11 +136,15 @@ struct ConvergeCommand: ParsableCommand {
         }
         let outPath = output ?? (sweepRange != nil ? "converge-sweep" : sequenceMode ? "converge-frames" : "converged.png")
         let outURL = URL(fileURLWithPath: outPath)
+        // The output is never an input; a single image is staged and published at the end.
+        let staged = StagedOutputs(inputs: [wide, tele, calibration].compactMap { $0 })
+        try staged.refuseClash(outPath, flag: "-o")
         // A series (sweep or sequence) goes to numbered frames or a video; a single pair to one image.
         let series = sweepRange != nil || sequenceMode ? try FrameOutput(path: outPath, fps: fps ?? 10) : nil
         if series == nil {
             _ = try ImageFormat.of(outURL)  // an unsupported extension fails before any work
         }
+        let singleURL = series == nil ? try staged.stage(outPath, flag: "-o") : nil
         // Notes for stderr, printed only once everything succeeded (an error
         // must be the one and only line on stderr).
         var notes: [String] = []
@@ -167,8 +171,8 @@ struct ConvergeCommand: ParsableCommand {
         var intrinsicsSource: [String: String] = ["wide": "calibration", "tele": "calibration"]
         switch (wide, tele) {
         case let (w?, t?):
-            wideImage = try clock.measure("read") { try ImageIO.read(URL(fileURLWithPath: w)) }
-            teleImage = try clock.measure("read") { try ImageIO.read(URL(fileURLWithPath: t)) }
+            wideImage = try clock.measure("read") { try readPipelineImage(w, flag: "--wide") }
+            teleImage = try clock.measure("read") { try readPipelineImage(t, flag: "--tele") }
             inputs = ["wide": w, "tele": t]
             for (name, path, image) in [("wide", w, wideImage), ("tele", t, teleImage)] {
                 let resolved = try IntrinsicsResolver.resolve(
@@ -225,9 +229,12 @@ struct ConvergeCommand: ParsableCommand {
             if let series {
                 try clock.measure("write") { try series.write(image) }
             } else {
-                try clock.measure("write") { try ImageIO.write(image.converted(to: .uint8), to: outURL) }
-                outputs.append(outURL.path)
+                try clock.measure("write") { try ImageIO.write(image.converted(to: .uint8), to: singleURL!) }
             }
+        }
+        if series == nil {
+            try staged.publish()
+            outputs.append(outURL.path)
         }
         if let series { outputs = try clock.measure("write") { try series.finish() } }
         for note in notes { FileHandle.standardError.write(Data((note + "\n").utf8)) }

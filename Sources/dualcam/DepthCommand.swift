@@ -84,7 +84,7 @@ struct DepthCommand: ParsableCommand {
     @Option(name: .customLong("camera-format"), help: "Camera pixel format: mjpeg or yuyv (default: mjpeg when both offer it).")
     var cameraFormat: String?
 
-    @Option(name: .long, help: "Camera frame rate (default: the highest both cameras offer at the size).")
+    @Option(name: .long, parsing: .unconditional, help: "Camera frame rate (default: the highest both cameras offer at the size).")
     var fps: Double?
 
     struct Settings {
@@ -163,8 +163,8 @@ struct DepthCommand: ParsableCommand {
         var inputs: [String: String] = [:]
         switch (wide, tele) {
         case let (w?, t?):
-            wideImage = try clock.measure("read") { try ImageIO.read(URL(fileURLWithPath: w)) }
-            teleImage = try clock.measure("read") { try ImageIO.read(URL(fileURLWithPath: t)) }
+            wideImage = try clock.measure("read") { try readPipelineImage(w, flag: "--wide") }
+            teleImage = try clock.measure("read") { try readPipelineImage(t, flag: "--tele") }
             inputs = ["wide": w, "tele": t]
             wideK = try perFrameIntrinsics(URL(fileURLWithPath: w), wideImage, .wide, loaded.file)
             teleK = try perFrameIntrinsics(URL(fileURLWithPath: t), teleImage, .tele, loaded.file)
@@ -181,13 +181,23 @@ struct DepthCommand: ParsableCommand {
             throw DualcamError.invalidValue(name: wide == nil ? "--wide" : "--tele",
                                             reason: "give both --wide and --tele, or neither for the demo scene")
         }
+        // Every output is checked (not a directory, not an input) before the
+        // work, written to a temporary file and published together at the end.
+        let staged = StagedOutputs(inputs: [wide, tele, calibration].compactMap { $0 })
+        let mapURL = try staged.stage(outPath, flag: "-o", sidecar: true)
+        let extras = Extras(confidence: try confidence.map { try staged.stage($0, flag: "--confidence") },
+                            preview: try preview.map { try staged.stage($0, flag: "--preview") })
         let wideSize = PixelSize(width: wideImage.width, height: wideImage.height)
         let teleSize = PixelSize(width: teleImage.width, height: teleImage.height)
         let estimator = try clock.measure("setup") {
             try makeEstimator(rig: rig, wideSize: wideSize, teleSize: teleSize, wideK: wideK, teleK: teleK, settings: &settings)
         }
         let result = try clock.measure("depth") { try estimator.estimate(wide: wideImage, tele: teleImage) }
-        let outputs = try clock.measure("write") { try write(result, settings: settings, to: URL(fileURLWithPath: outPath), extras: true) }
+        try clock.measure("write") {
+            try write(result, settings: settings, to: mapURL, extras: extras)
+            try staged.publish()
+        }
+        let outputs = [outPath, DepthMetadata.sidecarURL(for: URL(fileURLWithPath: outPath)).path] + [confidence, preview].compactMap { $0 }
         if !result.highQuality {
             notes.append(String(format: "depth: low quality: only %.1f%% of the overlap matched (little texture?)", 100 * result.validFraction))
         }
@@ -215,8 +225,16 @@ struct DepthCommand: ParsableCommand {
                                         teleIntrinsics: teleK, options: settings.options)
     }
 
-    /// Writes the map + sidecar, and with `extras` the confidence and preview; returns the paths.
-    func write(_ result: StereoDepthResult, settings: Settings, to url: URL, extras: Bool) throws -> [String] {
+    /// Where the confidence map and the preview go (staged paths), when asked for.
+    struct Extras {
+        var confidence: URL?
+        var preview: URL?
+        static let none = Extras()
+    }
+
+    /// Writes the map + sidecar, and the `extras` asked for; returns the paths.
+    @discardableResult
+    func write(_ result: StereoDepthResult, settings: Settings, to url: URL, extras: Extras) throws -> [String] {
         let map = try result.depthMap(type: settings.type)
         var extra: [String: JSONValue] = [
             "mode": .string(settings.options.filtered ? "filtered" : "unfiltered"),
@@ -231,13 +249,13 @@ struct DepthCommand: ParsableCommand {
         try DepthMapWriter.writeWithMetadata(map, to: url, precision: settings.precision,
                                              coveredRegion: .some(result.coveredRegion), extra: extra)
         var outputs = [url.path, DepthMetadata.sidecarURL(for: url).path]
-        if extras, let confidence {
-            try result.confidenceMap().write(to: URL(fileURLWithPath: confidence))
-            outputs.append(confidence)
+        if let confidence = extras.confidence {
+            try result.confidenceMap().write(to: confidence)
+            outputs.append(confidence.path)
         }
-        if extras, let preview {
-            _ = try DepthPreview.write(try result.depthMap(type: .depth), to: URL(fileURLWithPath: preview))
-            outputs.append(preview)
+        if let preview = extras.preview {
+            _ = try DepthPreview.write(try result.depthMap(type: .depth), to: preview)
+            outputs.append(preview.path)
         }
         return outputs
     }

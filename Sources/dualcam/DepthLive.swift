@@ -35,7 +35,7 @@ extension DepthCommand {
             }
             let result = try estimator!.estimate(wide: pair.wide.image, tele: pair.tele.image, temporal: temporal)
             let name = String(format: "depth_%04d.%@", names.count, format.lowercased())
-            _ = try write(result, settings: settings, to: staged.url(for: name), extras: false)
+            _ = try write(result, settings: settings, to: staged.url(for: name), extras: .none)
             names.append(name)
             progress.update(names.count)
         }

@@ -56,7 +56,7 @@ extension DepthCommand {
             let result = try clock.measure("depth") { try estimator!.estimate(wide: w.image, tele: t.image, temporal: temporal) }
             let name = String(format: "depth_%04d.%@", names.count, format.lowercased())
             _ = try clock.measure("write") {
-                try write(result, settings: settings, to: staged.url(for: name), extras: false)
+                try write(result, settings: settings, to: staged.url(for: name), extras: .none)
             }
             names.append(name)
             fractions.append(result.validFraction)

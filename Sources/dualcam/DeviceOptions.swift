@@ -26,7 +26,7 @@ struct DeviceOptions: ParsableArguments {
     @Flag(name: .long, help: "When the USB bus has no bandwidth (ENOSPC), lower format, rate and size step by step until the pair runs.")
     var fit = false
 
-    @Option(name: .long, help: "Stop after N pairs.")
+    @Option(name: .long, parsing: .unconditional, help: "Stop after N pairs.")
     var count: Int?
 
     @Option(name: .long, help: "Stop after this much capture time, e.g. 10s, 500ms, 2min.")
@@ -34,7 +34,9 @@ struct DeviceOptions: ParsableArguments {
 
     /// True when these options (or a device path in --wide/--tele) ask for live cameras.
     func isLive(wide: String?, tele: String?) -> Bool {
-        stereo != nil || [wide, tele].contains { $0.map(isCharacterDevice) ?? false }
+        // A /dev/video path counts as a camera even when missing, so that a
+        // machine without cameras reports the device, not the output's format.
+        stereo != nil || [wide, tele].contains { $0.map { $0.hasPrefix("/dev/video") || isCharacterDevice($0) } ?? false }
     }
 
     /// Validated live options for `--wide/--tele` or `--stereo`; `size` and
@@ -51,7 +53,13 @@ struct DeviceOptions: ParsableArguments {
             throw DualcamError.invalidValue(name: wide == nil ? "--wide" : "--tele", reason: "give both --wide and --tele devices, or --stereo DEVICE")
         }
         let parsedSize = try size.map { text in
-            try parseFlag(sizeFlag, text) { guard let s = FrameSize(parsing: $0) else { throw DualcamError.invalidValue(name: "size", reason: "expected WxH, e.g. 1280x720") }; return s }
+            try parseFlag(sizeFlag, text) { text -> FrameSize in
+                guard let s = FrameSize(parsing: text) else { throw DualcamError.invalidValue(name: "size", reason: "expected WxH, e.g. 1280x720") }
+                if let problem = InputLimits.imageSizeProblem(width: Int(s.width), height: Int(s.height)) {
+                    throw DualcamError.invalidGeometry(problem)  // parseFlag names the flag
+                }
+                return s
+            }
         }
         let parsedFormat = try format.map { text in
             try parseFlag(formatFlag, text) { guard let f = PixelFormat(name: $0), FrameDecoding.supported.contains(f) else { throw DualcamError.invalidValue(name: "format", reason: "expected mjpeg or yuyv") }; return f }

@@ -30,7 +30,7 @@ struct DevicesCommand: ParsableCommand {
     @Option(name: .long, help: "Frame size WxH for the bandwidth estimate.")
     var size: String?
 
-    @Option(name: .long, help: "Frame rate for the bandwidth estimate.")
+    @Option(name: .long, parsing: .unconditional, help: "Frame rate for the bandwidth estimate.")
     var fps: Double?
 
     @Option(name: .long, help: "Pixel format for the bandwidth estimate: mjpeg or yuyv.")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DualcamCV
+import DualcamSupport
 import Foundation
 
 @main
@@ -37,6 +38,8 @@ struct Dualcam: ParsableCommand {
     /// usage over several lines; dualcam reports every error as one line on
     /// stderr, so those are shortened here. Help and version output is unchanged.
     static func main() {
+        // Ctrl-C / SIGTERM remove the staging files of an unfinished run.
+        StagingRegistry.installSignalHandlers()
         let command: ParsableCommand
         do {
             command = try parseAsRoot()

@@ -36,7 +36,7 @@ struct EvalCommand: ParsableCommand {
     @Option(name: .customLong("in"), help: "Compare in disparity (pixels) or depth (metres) space.") var space: String?
     @Option(name: .long, help: "Middlebury-style mask (255 non-occluded, 128 occluded, 0 invalid).") var mask: String?
     @Option(name: .customLong("mask-keep"), help: "Mask pixels scored: nonocc (255) or all (255 and 128).") var maskKeep = "nonocc"
-    @Option(name: .long, help: "Only score x0 <= x < x1, y0 <= y < y1 (map pixels): x0,y0,x1,y1.") var region: String?
+    @Option(name: .long, parsing: .unconditional, help: "Only score x0 <= x < x1, y0 <= y < y1 (map pixels): x0,y0,x1,y1.") var region: String?
     @Flag(name: .customLong("resize-gt"), help: "Resize the ground truth (nearest; disparities scaled) to the map's size.") var resizeGT = false
     @Option(name: .customLong("band-radius"), parsing: .unconditional, help: "Radius in pixels of the discontinuity band.") var bandRadius = 3
     @Option(name: .long, help: "Also score OpenCV's matcher on --wide/--tele: sgbm, sgbm-wls or bm.") var baseline: String?
@@ -69,6 +69,7 @@ struct EvalCommand: ParsableCommand {
             throw DualcamError.invalidValue(name: wide != nil ? "--wide" : "--tele", reason: "is the pair for --baseline; give --baseline sgbm, sgbm-wls or bm")
         }
         guard (0...64).contains(bandRadius) else { throw DualcamError.invalidValue(name: "--band-radius \(bandRadius)", reason: "expected 0 to 64 pixels") }
+        let parsedRegion = try region.map { try parseFlag("--region", $0, parseRegion) }  // before any file is read
         if let t = badThreshold, !(t.isFinite && t > 0) { throw DualcamError.invalidValue(name: "--bad-threshold \(t)", reason: "expected a positive number") }
         if let errorMap, try ImageFormat.of(URL(fileURLWithPath: errorMap)) != .png {
             throw DualcamError.invalidValue(name: "--error-map \(errorMap)", reason: "expected a .png file")
@@ -111,7 +112,7 @@ struct EvalCommand: ParsableCommand {
             ?? (truth.kind == .disparityPixels ? .disparity : .depth))
         options.mask = selected
         options.bandRadius = bandRadius
-        options.region = try region.map { try parseFlag("--region", $0, parseRegion) }
+        options.region = parsedRegion
 
         var entries: [EvalReport.Entry] = []
         if let scored, let path = map {

@@ -87,5 +87,5 @@ struct EvalReport: Encodable {
         return lines.joined(separator: "\n")
     }
 
-    static func number(_ x: Double) -> String { x == x.rounded() ? String(Int(x)) : String(x) }
+    static func number(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x) }
 }

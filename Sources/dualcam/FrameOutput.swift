@@ -39,7 +39,10 @@ final class FrameOutput {
     }
 
     deinit {
-        if let staging { try? FileManager.default.removeItem(at: staging) }
+        if let staging {
+            try? FileManager.default.removeItem(at: staging)
+            StagingRegistry.unregister(staging)
+        }
     }
 
     /// Appends a frame (converted to 8-bit).
@@ -55,6 +58,7 @@ final class FrameOutput {
             let dir = url.deletingLastPathComponent()
                 .appendingPathComponent(".\(url.lastPathComponent).staging-\(UUID().uuidString)")
             try Self.createDirectory(dir, for: path)
+            StagingRegistry.register(dir)
             staging = dir
         }
         let name = String(format: "frame_%04d.png", names.count)
@@ -70,12 +74,10 @@ final class FrameOutput {
         }
         guard let staging else { return [] }
         try Self.createDirectory(url, for: path)
-        let fm = FileManager.default
         do {
             for name in names {
-                let target = url.appendingPathComponent(name)
-                if fm.fileExists(atPath: target.path) { try fm.removeItem(at: target) }
-                try fm.moveItem(at: staging.appendingPathComponent(name), to: target)
+                // rename(2) replaces a file of that name; a directory in the way is an error, never removed.
+                try AtomicFile.moveIntoPlace(staging.appendingPathComponent(name), url.appendingPathComponent(name))
             }
         } catch {
             throw DualcamError.io(path: path, reason: "cannot write the frames: \(error.localizedDescription)")

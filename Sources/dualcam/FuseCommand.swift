@@ -65,15 +65,15 @@ struct FuseCommand: ParsableCommand {
             let outputSize = try DepthOutputSize(parsing: size)
             let outputURL = URL(fileURLWithPath: output)
             _ = try DepthFileFormat.of(outputURL)
-            for path in [output] + (confidence.map { [$0] } ?? []) + (preview.map { [$0] } ?? []) {
-                let parent = URL(fileURLWithPath: path).deletingLastPathComponent()
-                guard FileManager.default.fileExists(atPath: parent.path) else {
-                    throw DualcamError.io(path: path, reason: "parent directory \(parent.path) does not exist")
-                }
-            }
+            // Every output is checked (parent exists, not a directory, not an
+            // input) before the work, staged, and published together at the end.
+            let staged = StagedOutputs(inputs: [wide, samples, calibration] + [tele, disparity].compactMap { $0 })
+            let mapURL = try staged.stage(output, flag: "-o", sidecar: true)
+            let confidenceURL = try confidence.map { try staged.stage($0, flag: "--confidence") }
+            let previewURL = try preview.map { try staged.stage($0, flag: "--preview") }
             let (rig, wideImage, loaded, stereo) = try timings.measure("load") { () throws -> (Rig, Image, LoadedSamples, DepthMap?) in
                 let rig = try loadCalibration(calibration).file.rig
-                let wideImage = try ImageIO.read(URL(fileURLWithPath: wide))
+                let wideImage = try readPipelineImage(wide, flag: "--wide")
                 let wideSize = PixelSize(width: wideImage.width, height: wideImage.height)
                 let loaded = try SampleSources.load(URL(fileURLWithPath: samples), wideSize: wideSize, rig: rig)
                 let stereo = try disparity.map { try Self.readStereo($0) }
@@ -93,7 +93,7 @@ struct FuseCommand: ParsableCommand {
             var stereoMap = stereo
             var stereoConfidence: [Float]?
             if let tele {
-                let teleImage = try ImageIO.read(URL(fileURLWithPath: tele))
+                let teleImage = try readPipelineImage(tele, flag: "--tele")
                 let computed = try timings.measure("stereo") {
                     try TeleStereo.compute(rig: rig, wide: wideImage, tele: teleImage, wideIntrinsics: wideIntrinsics,
                                            outputSize: resolved)
@@ -113,9 +113,10 @@ struct FuseCommand: ParsableCommand {
             let map = try outcome.depthMap(filtered: filtered).converted(to: outputType)
             let confidenceMap = try outcome.confidenceMap
             try timings.measure("write") {
-                if let confidence { try confidenceMap.write(to: URL(fileURLWithPath: confidence)) }
-                if let preview { _ = try DepthPreview.write(map, to: URL(fileURLWithPath: preview)) }
-                try DepthMapWriter.writeWithMetadata(map, to: outputURL, precision: outputPrecision)
+                try DepthMapWriter.writeWithMetadata(map, to: mapURL, precision: outputPrecision)
+                if let confidenceURL { try confidenceMap.write(to: confidenceURL) }
+                if let previewURL { _ = try DepthPreview.write(map, to: previewURL) }
+                try staged.publish()
             }
             let report = FuseReport(outcome: outcome, map: map, loaded: loaded, timings: timings.milliseconds,
                                     output: output, mode: filtered ? "filtered" : "unfiltered")

@@ -118,10 +118,13 @@ func parseSize(_ text: String, for camera: RigCamera) throws -> PixelSize {
     return size
 }
 
-/// Parses `WxH`.
+/// Parses `WxH` within the size policy (`InputLimits`).
 func parseSize(_ text: String) throws -> PixelSize {
     guard let size = PixelSize(parsing: text) else {
         throw DualcamError.invalidValue(name: "size", reason: "expected WIDTHxHEIGHT with positive integers, e.g. 1920x1440")
+    }
+    if let problem = InputLimits.imageSizeProblem(width: size.width, height: size.height) {
+        throw DualcamError.invalidGeometry(problem)  // parseFlag names the flag
     }
     return size
 }

@@ -84,6 +84,7 @@ struct ImageCommand: ParsableCommand {
         func run() throws {
             try reportingErrors {
                 let inURL = URL(fileURLWithPath: input), outURL = URL(fileURLWithPath: output)
+                try StagedOutputs(inputs: [input]).refuseClash(output, flag: "output")
                 let inFormat = try ImageFormat.of(inURL), outFormat = try ImageFormat.of(outURL)
                 if depthPNG != nil, inFormat != .png, outFormat != .png {
                     throw DualcamError.invalidValue(
@@ -103,9 +104,11 @@ struct ImageCommand: ParsableCommand {
                     }
                     let summary = try DepthPNG.write(depthMetres: image, to: outURL, convention: depthPNG.convention)
                     stored = "\(image.width)x\(image.height) 16-bit depth PNG (\(depthPNG.rawValue)), \(summary.valid) valid values"
-                    if summary.outOfRange > 0 {
+                    if summary.lostValues > 0 {
+                        let lost = summary.lostValues, other = summary.invalid - summary.notANumber
                         FileHandle.standardError.write(Data(
-                            "warning: \(summary.outOfRange) value\(summary.outOfRange == 1 ? "" : "s") outside the PNG16 range stored as 0 (no value)\n".utf8))
+                            ("dualcam: warning: \(output): \(lost) value\(lost == 1 ? "" : "s") stored as 0 (no value): "
+                             + "\(summary.outOfRange) outside the PNG16 range, \(other) infinite or not positive\n").utf8))
                     }
                 } else if outFormat.elements.contains(image.element) {
                     try ImageIO.write(image, to: outURL)

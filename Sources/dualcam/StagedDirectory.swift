@@ -24,29 +24,32 @@ struct StagedDirectory {
         guard fm.fileExists(atPath: parent.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw DualcamError.io(path: path, reason: "parent directory \(parent.path) does not exist")
         }
-        staging = parent.appendingPathComponent(".\(output.lastPathComponent).partial-\(ProcessInfo.processInfo.processIdentifier)")
-        try? fm.removeItem(at: staging)
-        try fm.createDirectory(at: staging, withIntermediateDirectories: true)
+        // A fresh name: nothing that was there before is ever removed.
+        staging = parent.appendingPathComponent(".\(output.lastPathComponent).partial-\(UUID().uuidString)")
+        try fm.createDirectory(at: staging, withIntermediateDirectories: false)
+        StagingRegistry.register(staging)
     }
 
     /// Where to write the staged file `name`.
     func url(for name: String) -> URL { staging.appendingPathComponent(name) }
 
     /// Moves every staged `name` and its `name.json` sidecar into the output
-    /// directory, replacing files of the same name.
+    /// directory, replacing files of the same name (rename(2); a directory
+    /// in the way is an error, never removed).
     func publish(_ names: [String]) throws {
         let fm = FileManager.default
         try fm.createDirectory(at: output, withIntermediateDirectories: true)
         for name in names {
             for file in [name, name + ".json"] {
-                let destination = output.appendingPathComponent(file)
-                try? fm.removeItem(at: destination)
-                try fm.moveItem(at: url(for: file), to: destination)
+                try AtomicFile.moveIntoPlace(url(for: file), output.appendingPathComponent(file))
             }
         }
     }
 
-    func discard() { try? FileManager.default.removeItem(at: staging) }
+    func discard() {
+        try? FileManager.default.removeItem(at: staging)
+        StagingRegistry.unregister(staging)
+    }
 }
 
 /// The pairs of two frame sequences (directories or videos) given as

@@ -166,6 +166,10 @@ struct SynthCommand: ParsableCommand {
             throw DualcamError.invalidValue(name: "--views", reason: "expected 1 to 500 views")
         }
         spec.boardViews = views
+        if scene == "board" {
+            try InputLimits.checkCount(views * pixelSize.width * pixelSize.height, limit: InputLimits.maxRenderedPixels,
+                                       limitName: "maxRenderedPixels", what: "rendered pixels (--views x --size)", name: "--views \(views) --size \(size)")
+        }
         spec.rectified = rectified
         spec.conditions = try cameraConditions.captureConditions()
         return spec

@@ -38,6 +38,24 @@ final class CalibrationSuiteTests: XCTestCase {
             ("pattern: chessboard:9x6:1mm\nsource: {kind: synthetic}\nchecks: [{quantity: baseline_mm}]", "needs min, max"),
             ("pattern: chessboard:9x6:1mm\nsource: {kind: opencv-list}\nchecks: [{quantity: baseline_mm, max: 1}]", "source.list"),
             ("pattern: [", "not valid YAML"),
+            // Counts and sizes within InputLimits; numbers never trap on their way to Int.
+            ("pattern: chessboard:9x6:1mm\nsource: {kind: synthetic, views: 100000000}\nchecks: [{quantity: pairs_used, min: 1}]",
+             "source.views: expected an integer from 1 to 500, got 100000000"),
+            ("pattern: chessboard:9x6:1mm\nsource: {kind: synthetic, views: 1e300}\nchecks: [{quantity: pairs_used, min: 1}]",
+             "source.views: expected an integer from 1 to 500"),
+            ("pattern: chessboard:9x6:1mm\nsource: {kind: synthetic, seed: -1}\nchecks: [{quantity: pairs_used, min: 1}]",
+             "source.seed: expected an integer"),
+            ("pattern: chessboard:9x6:1mm\nsource: {kind: synthetic, views: 400, held_back_views: 200}\nchecks: [{quantity: pairs_used, min: 1}]",
+             "source.held_back_views: expected an integer from 0 to 100"),
+            ("pattern: chessboard:5000x5000:1mm\nsource: {kind: synthetic}\nchecks: [{quantity: pairs_used, min: 1}]",
+             "InputLimits.maxBoardSide"),
+            ("pattern: chessboard:9x6:1mm\nsource: {kind: synthetic, size: 100000x75000}\nchecks: [{quantity: pairs_used, min: 1}]",
+             "source.size: size 100000x75000 exceeds the limit of 16384 pixels per side"),
+            ("a0: &a0 [x, x, x, x, x, x, x, x, x]\n" + (1...9).map { "a\($0): &a\($0) [" + Array(repeating: "*a\($0 - 1)", count: 9).joined(separator: ",") + "]" }.joined(separator: "\n"),
+             "InputLimits.maxYAMLNodes"),
+            // A mapping as a key trapped in Yams' constructor (found by fuzzing).
+            ("pattern: chessboard:9x6:1mm\n{quantity: x}: y\nsource: {kind: synthetic}\nchecks: [{quantity: pairs_used, min: 1}]",
+             "line 2: a mapping key must be plain text"),
         ]
         for (index, (text, expected)) in cases.enumerated() {
             let url = dir.path("suite\(index).yaml")

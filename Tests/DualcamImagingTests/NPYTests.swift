@@ -82,7 +82,7 @@ final class NPYTests: XCTestCase {
         try check(file("{'descr': '<f4', 'fortran_order': False, 'shape': (3, 2), }", payload: four),
                   "(24 bytes) but 16 bytes of data follow")
         try check(file("{'descr': '<f4', 'fortran_order': False, 'shape': (0, 2), }", payload: []),
-                  "outside the supported image sizes")
+                  "NPY shape: size 2x0 is empty; expected positive sides")
         try check(file("{'descr': '<f4', 'fortran_order': False}", payload: four), "lacks a tuple 'shape'")
         try check(file("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), 'x': 1}", payload: four),
                   "unexpected key 'x'")

@@ -69,7 +69,9 @@ final class PFMTests: XCTestCase {
         try check(Array("Pf\nabc 2\n-1\n".utf8) + [UInt8](repeating: 0, count: 24), "expected two positive integers")
         try check(Array("Pf\n-3 2\n-1\n".utf8) + [UInt8](repeating: 0, count: 24), "expected two positive integers")
         try check(Array("Pf\n100000 5\n-1.0\n".utf8) + [UInt8](repeating: 0, count: 12), "100000x5")
-        try check(Array("PF\n65536 65536\n-1.0\n".utf8), "larger than the supported")
+        // Sizes beyond the policy are refused from the header, before any allocation, the limit named.
+        try check(Array("PF\n65536 65536\n-1.0\n".utf8), "exceeds the limit of 16384 pixels per side (InputLimits.maxImageSidePixels)")
+        try check(Array("Pf\n10000 10000\n-1.0\n".utf8), "exceeds the limit of 50000000 pixels (InputLimits.maxImagePixels)")
         try check(Array("Pf\n3 2\n0\n".utf8) + [UInt8](repeating: 0, count: 24), "non-zero number")
         try check(Array("Pf\n3 2\nnan\n".utf8) + [UInt8](repeating: 0, count: 24), "non-zero number")
         try check(Array("Pf\n3 2\n".utf8), "ends before the scale")

@@ -147,6 +147,23 @@ final class SynthWriterTests: XCTestCase {
         XCTAssertEqual(try dir.fileNames(), Self.expectedFiles)
     }
 
+    /// `synth --out DIR` with a directory where one of its files goes
+    /// (DIR/wide.png/) deleted that directory and everything in it (issue 20).
+    /// Now nothing is moved and the error names the directory.
+    func testNeverDeletesADirectoryInTheWay() throws {
+        let dataset = try Self.room.get()
+        let dir = try TemporaryDirectory()
+        try FileManager.default.createDirectory(at: dir.path("wide.png"), withIntermediateDirectories: false)
+        try Data("precious".utf8).write(to: dir.path("wide.png/keep.txt"))
+        try Data("old".utf8).write(to: dir.path("tele.png"))
+        XCTAssertThrowsError(try SynthWriter.write(dataset, to: dir.url)) { error in
+            XCTAssertTrue("\(error)".contains("wide.png: exists and is not a file"), "\(error)")
+        }
+        XCTAssertEqual(try String(contentsOf: dir.path("wide.png/keep.txt"), encoding: .utf8), "precious")
+        XCTAssertEqual(try String(contentsOf: dir.path("tele.png"), encoding: .utf8), "old", "nothing was published")
+        XCTAssertEqual(try dir.fileNames().sorted(), ["tele.png", "wide.png"], "no staging directory left")
+    }
+
     /// Failures leave nothing behind: no staging directory next to the
     /// destination, no destination, an existing destination untouched.
     func testFailuresLeaveNoStagingDirectory() throws {

@@ -52,8 +52,12 @@ final class ImageCommandTests: XCTestCase {
         let toPNG = try E2E.succeed(["image", "convert", "depth.pfm", "depth.png", "--depth-png", "mm"], in: dir)
         let input = try depth.pixels(as: Float.self)
         let validCount = input.filter { $0.isFinite && $0 > 0 && ($0 * 1000).rounded() >= 1 }.count
-        // 0.0004 m is 0.4 mm: positive but below the first code, stored as 0 with a warning.
-        XCTAssertEqual(toPNG.stderr, "warning: 1 value outside the PNG16 range stored as 0 (no value)\n"
+        // 0.0004 m is 0.4 mm: positive but below the first code, stored as 0 with a warning,
+        // which also counts the infinite and non-positive values that became 0 (NaN already meant none).
+        let other = input.filter { !$0.isNaN && !($0.isFinite && $0 > 0) }.count
+        XCTAssertGreaterThan(other, 0, "the fixture has infinite or non-positive values")
+        XCTAssertEqual(toPNG.stderr, "dualcam: warning: depth.png: \(1 + other) values stored as 0 (no value): "
+            + "1 outside the PNG16 range, \(other) infinite or not positive\n"
             + "wrote depth.png (PNG, 23x17 16-bit depth PNG (mm), \(validCount) valid values)\n")
         let png = try ImageIO.read(dir.path("depth.png"))
         XCTAssertEqual(png.element, .uint16, "a 16-bit PNG")
@@ -90,7 +94,8 @@ final class ImageCommandTests: XCTestCase {
         let values: [Float] = [1.5, 255.99, 300, .nan, 0.001, 42.25]
         try PFM.write(try Image(width: 3, height: 2, channels: 1, pixels: values), to: dir.path("disp.pfm"))
         let result = try E2E.succeed(["image", "convert", "disp.pfm", "disp.png", "--depth-png", "kitti"], in: dir)
-        XCTAssertTrue(result.stderr.contains("warning: 2 values outside the PNG16 range stored as 0"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("dualcam: warning: disp.png: 2 values stored as 0 (no value): 2 outside the PNG16 range, 0 infinite or not positive"),
+                      result.stderr)
         XCTAssertTrue(result.stderr.hasSuffix("wrote disp.png (PNG, 3x2 16-bit depth PNG (kitti), 3 valid values)\n"),
                       result.stderr)
         let codes = try ImageIO.read(dir.path("disp.png"))

@@ -6,6 +6,7 @@ public enum DualcamBinary {
         public let status: Int32
         public let stdout: String
         public let stderr: String
+        public var timedOut: Bool { status == -1 }
     }
 
     /// The `dualcam` binary next to the test bundle in the build products directory.
@@ -27,8 +28,11 @@ public enum DualcamBinary {
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
+    /// Runs `dualcam`; with `timeoutSeconds`, a run still going then is
+    /// sent SIGKILL and reported with status -1 (`Result.timedOut`), so a
+    /// test of a former hang fails instead of hanging itself.
     @discardableResult
-    public static func run(_ arguments: [String], currentDirectory: URL? = nil) throws -> Result {
+    public static func run(_ arguments: [String], currentDirectory: URL? = nil, timeoutSeconds: Double? = nil) throws -> Result {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
@@ -38,6 +42,17 @@ public enum DualcamBinary {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        final class Flag: @unchecked Sendable { var value = false }
+        let killed = Flag()
+        if let timeoutSeconds {
+            let pid = process.processIdentifier
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeoutSeconds) {
+                if process.isRunning {
+                    killed.value = true
+                    kill(pid, SIGKILL)
+                }
+            }
+        }
         // Read both pipes concurrently so a chatty child cannot block on a full pipe.
         final class Box: @unchecked Sendable { var data = Data() }
         let errBox = Box()
@@ -51,7 +66,7 @@ public enum DualcamBinary {
         group.wait()
         let errData = errBox.data
         process.waitUntilExit()
-        return Result(status: process.terminationStatus,
+        return Result(status: killed.value ? -1 : process.terminationStatus,
                       stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self))
     }

@@ -135,5 +135,5 @@ public enum EvaluationMapReader {
         }
     }
 
-    private static func formatNumber(_ x: Double) -> String { x == x.rounded() ? String(Int(x)) : String(x) }
+    private static func formatNumber(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x) }
 }
