@@ -39,7 +39,11 @@ public enum TimestampsCSV {
     /// with at least 9 of them (`1403636579763555584.png`, as EuRoC and ROS
     /// bag exports name frames); nil otherwise.
     public static func timestamp(fromName name: String) -> Int64? {
-        let stem = (name as NSString).deletingPathExtension
+        // The part before the last extension, by hand: Foundation's
+        // `NSString.deletingPathExtension` traps on some malformed names
+        // (found by the `strings` fuzz target; Fuzz/regressions/strings).
+        var stem = Substring(name)
+        if let dot = name.lastIndex(of: "."), !name[dot...].contains("/") { stem = name[..<dot] }
         guard stem.count >= 9, stem.allSatisfy(\.isASCII), stem.allSatisfy(\.isNumber) else { return nil }
         return Int64(stem)
     }
