@@ -24,6 +24,11 @@ struct EvalCommand: ParsableCommand {
             the band around the ground truth's discontinuities and the interior. --baseline runs \
             OpenCV's matcher on the rectified pair --wide (left) / --tele (right) in the same run.
 
+            --holes-of scores only where another map (the unfiltered one) has no value: how the \
+            filtered map fills what was not measured. The streak ratio (vertical over horizontal \
+            squared differences of the error between neighbours) is about 1 without a direction and \
+            well above 1 for horizontal streaks.
+
             Example: dualcam eval depth.pfm --gt aloeGT.png --region 224,0,1282,1110 --wide aloeL.jpg --tele aloeR.jpg --baseline sgbm
             """)
 
@@ -37,6 +42,7 @@ struct EvalCommand: ParsableCommand {
     @Option(name: .long, help: "Middlebury-style mask (255 non-occluded, 128 occluded, 0 invalid).") var mask: String?
     @Option(name: .customLong("mask-keep"), help: "Mask pixels scored: nonocc (255) or all (255 and 128).") var maskKeep = "nonocc"
     @Option(name: .long, parsing: .unconditional, help: "Only score x0 <= x < x1, y0 <= y < y1 (map pixels): x0,y0,x1,y1.") var region: String?
+    @Option(name: .customLong("holes-of"), help: "Only score pixels where this map (e.g. the unfiltered map of the same pair) has no value.") var holesOf: String?
     @Flag(name: .customLong("resize-gt"), help: "Resize the ground truth (nearest; disparities scaled) to the map's size.") var resizeGT = false
     @Option(name: .customLong("band-radius"), parsing: .unconditional, help: "Radius in pixels of the discontinuity band.") var bandRadius = 3
     @Option(name: .long, help: "Also score OpenCV's matcher on --wide/--tele: sgbm, sgbm-wls or bm.") var baseline: String?
@@ -107,6 +113,14 @@ struct EvalCommand: ParsableCommand {
             let original = truth.size
             truth = try parseFlag("--resize-gt", "") { _ in try truth.resized(to: evaluationSize) }
             selected = try selected.map { try EvaluationMasks.resized($0, from: original, to: evaluationSize) }
+        }
+        if let path = holesOf {
+            let other = try EvaluationMapReader.readEstimate(URL(fileURLWithPath: path), type: chosenType, flag: "--map-type").map
+            guard other.size == evaluationSize else {
+                throw DualcamError.invalidValue(name: "--holes-of \(path)", reason: "is \(other.size), the map is \(evaluationSize)")
+            }
+            let holes = other.values.map { !($0.isFinite && (other.kind == .disparityPixels || $0 > 0)) }
+            selected = zip(selected ?? holes, holes).map { $0 && $1 }
         }
         var options = EvaluationOptions(space: try space.map { try EvaluationSpace(parsing: $0) }
             ?? (truth.kind == .disparityPixels ? .disparity : .depth))

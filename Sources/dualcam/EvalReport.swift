@@ -74,6 +74,7 @@ struct EvalReport: Encodable {
             row("interior AbsRel %", { $0.interior.depth.map { 100 * $0.absoluteRelativeError } }, "%.3f")
             row("band AbsRel %", { $0.band.depth.map { 100 * $0.absoluteRelativeError } }, "%.3f")
         }
+        row("streak ratio", { $0.all.streakRatio }, "%.2f")
         rows.append(("band pixels (radius \(first.bandRadius))", reports.map { String($0.band.evaluatedPixels) }))
         if maps.contains(where: { $0.milliseconds != nil }) {
             rows.append(("ms", maps.map { $0.milliseconds.map { String(format: "%.0f", $0) } ?? "-" }))

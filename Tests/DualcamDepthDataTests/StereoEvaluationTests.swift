@@ -150,6 +150,26 @@ final class StereoEvaluationTests: XCTestCase {
         XCTAssertEqual(colour(7), [255, 0, 0], "error 2.5: bad")
     }
 
+    func testStreakRatioTellsRowsFromNoise() throws {
+        // 40x40 truth 10 px; one estimate off by a different amount on each
+        // row (horizontal streaks), one off by noise without a direction.
+        let s = PixelSize(width: 40, height: 40)
+        let truth = try EvaluationMap(size: s, values: [Float](repeating: 10, count: 1600), kind: .disparityPixels)
+        var generator = SeededGenerator(seed: 3)
+        let rowOffsets = (0..<40).map { _ in Float.random(in: -1...1, using: &generator) }
+        let streaks = (0..<1600).map { 10 + rowOffsets[$0 / 40] + Float.random(in: -0.01...0.01, using: &generator) }
+        let noise = (0..<1600).map { _ in 10 + Float.random(in: -1...1, using: &generator) }
+        let options = EvaluationOptions(space: .disparity)
+        let streaky = try StereoEvaluation(estimate: try EvaluationMap(size: s, values: streaks, kind: .disparityPixels), truth: truth, options: options).report
+        let isotropic = try StereoEvaluation(estimate: try EvaluationMap(size: s, values: noise, kind: .disparityPixels), truth: truth, options: options).report
+        XCTAssertGreaterThan(streaky.all.streakRatio, 100)
+        XCTAssertEqual(isotropic.all.streakRatio, 1, accuracy: 0.15)
+        // Transposed streaks (columns) give the reciprocal side.
+        let columns = (0..<1600).map { 10 + rowOffsets[$0 % 40] + Float.random(in: -0.01...0.01, using: &generator) }
+        let vertical = try StereoEvaluation(estimate: try EvaluationMap(size: s, values: columns, kind: .disparityPixels), truth: truth, options: options).report
+        XCTAssertLessThan(vertical.all.streakRatio, 0.01)
+    }
+
     func testReportEncodesMissingScoresAsNull() throws {
         let (e, g) = try disparityMaps()
         var options = EvaluationOptions(space: .disparity)

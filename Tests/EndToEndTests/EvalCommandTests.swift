@@ -165,6 +165,14 @@ final class EvalCommandTests: XCTestCase {
             XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path("err.png").path), what)
         }
         try E2E.succeed(["eval", "small.pfm", "--map-type", "pixels", "--gt", "gt.png", "--resize-gt", "--error-map", "err.png"], in: dir)
+        // --holes-of: only where another map has no value; here the left half.
+        try PFM.write(try Image(width: 8, height: 4, channels: 1, pixels: (0..<32).map { $0 % 8 < 4 ? Float.nan : 20 }), to: dir.path("half.pfm"))
+        let holes = try E2E.jsonObject(try E2E.succeed(["eval", "map.pfm", "--map-type", "pixels", "--gt", "gt.png", "--holes-of", "half.pfm", "--json"], in: dir).stdout)
+        let scored = ((holes["maps"] as? [[String: Any]])?[0]["scores"] as? [String: Any])?["all"] as? [String: Any]
+        XCTAssertEqual(scored?["evaluated_pixels"] as? Int, 16)
+        let mismatch = try E2E.run(["eval", "map.pfm", "--map-type", "pixels", "--gt", "gt.png", "--holes-of", "small.pfm"], in: dir)
+        XCTAssertEqual(mismatch.status, 1)
+        XCTAssertTrue(mismatch.stderr.contains("--holes-of"), mismatch.stderr)
         XCTAssertEqual(try ImageIO.read(dir.path("err.png")).width, 4)
     }
 }

@@ -32,6 +32,13 @@ public struct EvaluationScores: Equatable, Sendable, Encodable {
     public var disparity: DisparityScores?
     /// In depth space.
     public var depth: DepthScores?
+    /// Direction of the error field: the mean squared difference of the
+    /// signed error s (e - g in pixels, (e - g) / g in depth space) between
+    /// vertically adjacent valid pixels over that between horizontally
+    /// adjacent ones. About 1 for errors without a direction; well above 1
+    /// for horizontal streaks (s constant along rows, changing across them,
+    /// as scanline fills leave), below 1 for vertical ones. NaN without pairs.
+    @NullIfNotFinite public var streakRatio: Double = .nan
 }
 
 /// Pixel-disparity errors e = |d_est - d_gt| (Middlebury's and KITTI's scores).
@@ -144,8 +151,46 @@ public struct StereoEvaluation: Sendable {
             all.add(e, g)
             if band[i] { inBand.add(e, g) } else { interior.add(e, g) }
         }
-        return EvaluationReport(space: options.space, all: all.scores, interior: interior.scores, band: inBand.scores,
-                                bandRadius: options.bandRadius, relativeJump: options.relativeJump)
+        var report = EvaluationReport(space: options.space, all: all.scores, interior: interior.scores, band: inBand.scores,
+                                      bandRadius: options.bandRadius, relativeJump: options.relativeJump)
+        let ratios = streakRatios()
+        (report.all.streakRatio, report.interior.streakRatio, report.band.streakRatio) = (ratios.all, ratios.interior, ratios.band)
+        return report
+    }
+
+    /// `EvaluationScores.streakRatio` of all scored pixels, and of pairs
+    /// within the interior and within the band.
+    func streakRatios() -> (all: Double, interior: Double, band: Double) {
+        let w = size.width, h = size.height
+        let signed: [Double] = estimate.indices.map { i in
+            guard evaluated[i], isValid(i) else { return .nan }
+            let e = Double(estimate[i]), g = Double(truth[i])
+            return options.space == .disparity ? e - g : (e - g) / g
+        }
+        // [group][direction]: squared-difference sums and pair counts (group 0 all, 1 interior, 2 band).
+        var sums = [[Double]](repeating: [0, 0], count: 3), counts = [[Int]](repeating: [0, 0], count: 3)
+        func pair(_ i: Int, _ j: Int, _ direction: Int) {
+            let a = signed[i], b = signed[j]
+            guard a.isFinite, b.isFinite else { return }
+            let d2 = (a - b) * (a - b)
+            sums[0][direction] += d2; counts[0][direction] += 1
+            if band[i] == band[j] {
+                let group = band[i] ? 2 : 1
+                sums[group][direction] += d2; counts[group][direction] += 1
+            }
+        }
+        for y in 0..<h {
+            for x in 0..<w {
+                let i = y * w + x
+                if x + 1 < w { pair(i, i + 1, 0) }
+                if y + 1 < h { pair(i, i + w, 1) }
+            }
+        }
+        func ratio(_ g: Int) -> Double {
+            guard counts[g][0] > 0, counts[g][1] > 0, sums[g][0] > 0 else { return .nan }
+            return (sums[g][1] / Double(counts[g][1])) / (sums[g][0] / Double(counts[g][0]))
+        }
+        return (ratio(0), ratio(1), ratio(2))
     }
 }
 
