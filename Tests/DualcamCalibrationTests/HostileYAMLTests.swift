@@ -35,6 +35,10 @@ final class HostileYAMLTests: XCTestCase {
         XCTAssertThrowsError(try CalibrationFile(yaml: yaml, path: "key.yaml")) { error in
             XCTAssertTrue("\(error)".contains("InputLimits.maxYAMLNodes"), "\(error)")
         }
+        // The format detection of `calibration show` / `--calibration` composes YAML too.
+        let dir = try TemporaryDirectory()
+        try Data(yaml.utf8).write(to: dir.path("key.yaml"))
+        XCTAssertThrowsError(try CalibrationImport.read(dir.path("key.yaml"))) { XCTAssertTrue("\($0)".contains("InputLimits.maxYAMLNodes"), "\($0)") }
     }
 
     func testFewAliasesAreFine() throws {
