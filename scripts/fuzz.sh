@@ -52,9 +52,17 @@ for target in "${targets[@]}"; do
     # new coverage goes to $work (the seeds are read, never written).
     regressions=()
     [ -d "Fuzz/regressions/$target" ] && regressions=("Fuzz/regressions/$target")
+    # The format's tokens (Fuzz/dictionaries) help mutations reach past the first checks.
+    dictionary=()
+    case "$target" in
+        calibration-yaml|calibration-any) dictionary=(-dict=Fuzz/dictionaries/yaml.dict) ;;
+        suite) dictionary=(-dict=Fuzz/dictionaries/suite.dict) ;;
+        ply) dictionary=(-dict=Fuzz/dictionaries/ply.dict) ;;
+        samples-csv|xyz|fusion-samples|timestamps-csv|intrinsics-csv) dictionary=(-dict=Fuzz/dictionaries/csv.dict) ;;
+    esac
     DUALCAM_FUZZ_TARGET="$target" "$binary" "$work" "Fuzz/corpus/$target" "${regressions[@]}" \
         -max_total_time="$seconds" -timeout=2 -rss_limit_mb=2048 -print_final_stats=1 \
-        -artifact_prefix="$artifacts/" >"$log" 2>&1 || status=$?
+        -artifact_prefix="$artifacts/" "${dictionary[@]}" >"$log" 2>&1 || status=$?
     stat() { grep -o "stat::$1: *[0-9]*" "$log" | grep -o '[0-9]*$' | tail -1 || true; }
     runs=$(stat number_of_executed_units)
     rss=$(stat peak_rss_mb)

@@ -4,6 +4,8 @@
 #include <opencv2/imgcodecs.hpp>
 #include <cctype>
 #include <cstdlib>
+#include <iostream>
+#include <sstream>
 #include <vector>
 
 using namespace dualcam_shim;
@@ -53,6 +55,21 @@ int finish_decode(cv::Mat &&image, dc_mat **out, dc_error *err) {
     return DC_OK;
 }
 
+/// Holds what OpenCV writes to std::cerr while a decoder runs (its EXR and
+/// TIFF readers print "imdecode_(...): can't read header: ..." there before
+/// returning an empty image), so the user sees one dualcam line instead.
+class CerrCapture {
+public:
+    CerrCapture() : previous_(std::cerr.rdbuf(captured_.rdbuf())) {}
+    ~CerrCapture() { std::cerr.rdbuf(previous_); }
+    CerrCapture(const CerrCapture &) = delete;
+    CerrCapture &operator=(const CerrCapture &) = delete;
+
+private:
+    std::ostringstream captured_;
+    std::streambuf *previous_;
+};
+
 }  // namespace
 
 extern "C" int dc_imread(const char *path, int flags, dc_mat **out, dc_error *err) {
@@ -77,7 +94,12 @@ extern "C" int dc_imdecode(const void *data, size_t length, int flags, dc_mat **
         if (!data || length == 0) return fail(err, DC_ERR_DECODE, "no image data (0 bytes)");
         if (length > size_t(INT32_MAX)) return fail(err, DC_ERR_ARGUMENT, "image data over 2 GiB");
         const cv::Mat buffer(1, int(length), CV_8UC1, const_cast<void *>(data));
-        return finish_decode(cv::imdecode(buffer, cv_flags), out, err);
+        cv::Mat decoded;
+        {
+            CerrCapture quiet;
+            decoded = cv::imdecode(buffer, cv_flags);
+        }
+        return finish_decode(std::move(decoded), out, err);
     });
 }
 

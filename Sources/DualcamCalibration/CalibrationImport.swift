@@ -63,8 +63,9 @@ public enum CalibrationImport {
             return try detectOpenCV(url)
         }
         if MiddleburyImport.looksLikeMiddlebury(text) { return .middlebury }
+        // Beyond the YAML budget (an alias bomb) a file is refused here, with the limit named.
+        try YAMLBudget.preflight(text, file: url.path)
         if let node = try? Yams.compose(yaml: text) {
-            // Valid YAML: beyond the budget (an alias bomb) it is refused here, with the limit named.
             try YAMLBudget.check(node, file: url.path)
             if let m = try? YAMLField(node: node, path: "", file: url.path).mapping() {
                 if m.keys.contains(CalibrationFile.versionKey) { return .dualcam }

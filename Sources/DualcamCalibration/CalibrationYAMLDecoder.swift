@@ -65,7 +65,9 @@ enum CalibrationYAMLDecoder {
     static func decodeSize(_ field: YAMLField) throws -> PixelSize {
         let m = try field.mapping()
         try m.rejectUnknownKeys(["width", "height"])
-        return PixelSize(width: try m.required("width").positiveInt(), height: try m.required("height").positiveInt())
+        let size = PixelSize(width: try m.required("width").positiveInt(), height: try m.required("height").positiveInt())
+        if let problem = InputLimits.imageSizeProblem(width: size.width, height: size.height) { throw field.error(problem) }
+        return size
     }
 
     static func decodeCamera(_ field: YAMLField) throws -> (RigCamera, CameraKind) {

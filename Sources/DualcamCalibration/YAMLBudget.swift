@@ -1,3 +1,4 @@
+import CYaml
 import DualcamSupport
 import Foundation
 import Yams
@@ -15,6 +16,7 @@ public enum YAMLBudget {
     /// an empty document; syntax errors and documents over the budget are
     /// `.format` errors naming the file and the limit.
     public static func compose(_ text: String, file: String) throws -> Node? {
+        try preflight(text, file: file)
         let node: Node?
         do {
             node = try Yams.compose(yaml: text)
@@ -53,6 +55,65 @@ public enum YAMLBudget {
     /// The UTF-8 text of a regular file; a missing, unreadable or special file
     /// (a directory, a device) is a one-line `.io` error naming it.
     public static func readText(_ url: URL) throws -> String { try YAMLDocument.readText(url) }
+
+    /// The budget checked on libyaml's events, before Yams composes the
+    /// document: composing hashes mapping keys to find duplicates, and a key
+    /// built from aliases (`[*a9, *a9]: x`) hashes its full expansion, so a
+    /// bomb in a key took seconds to minutes inside Yams (found by fuzzing).
+    /// Each anchor's expanded size is counted as its node closes; an alias
+    /// adds that size. Syntax errors are left to Yams, which reports them.
+    static func preflight(_ text: String, file: String) throws {
+        var parser = yaml_parser_t()
+        guard yaml_parser_initialize(&parser) == 1 else { return }
+        defer { yaml_parser_delete(&parser) }
+        let bytes = Array(text.utf8)
+        try bytes.withUnsafeBufferPointer { buffer in
+            yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+            var anchors: [String: Int] = [:]
+            var open: [(anchor: String?, count: Int)] = []  // collections being read, with their expanded sizes
+            var total = 0
+            func add(_ count: Int) throws {
+                total += count
+                if !open.isEmpty { open[open.count - 1].count += count }
+                guard total <= InputLimits.maxYAMLNodes else {
+                    throw DualcamError.format(
+                        path: file, reason: "YAML expands to more than \(InputLimits.maxYAMLNodes) nodes, aliases counted in full (InputLimits.maxYAMLNodes)")
+                }
+            }
+            func name(_ anchor: UnsafeMutablePointer<yaml_char_t>?) -> String? {
+                anchor.map { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
+            }
+            while true {
+                var event = yaml_event_t()
+                guard yaml_parser_parse(&parser, &event) == 1 else { return }  // Yams reports the syntax error
+                defer { yaml_event_delete(&event) }
+                switch event.type {
+                case YAML_STREAM_END_EVENT:
+                    return
+                case YAML_SCALAR_EVENT:
+                    try add(1)
+                    if let anchor = name(event.data.scalar.anchor) { anchors[anchor] = 1 }
+                case YAML_ALIAS_EVENT:
+                    try add(name(event.data.alias.anchor).flatMap { anchors[$0] } ?? 1)
+                case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
+                    let anchor = event.type == YAML_SEQUENCE_START_EVENT ? name(event.data.sequence_start.anchor)
+                                                                         : name(event.data.mapping_start.anchor)
+                    try add(1)
+                    open.append((anchor, 1))
+                    guard open.count <= InputLimits.maxYAMLDepth else {
+                        throw DualcamError.format(
+                            path: file, reason: "YAML nests deeper than \(InputLimits.maxYAMLDepth) levels (InputLimits.maxYAMLDepth)")
+                    }
+                case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+                    guard let closed = open.popLast() else { return }
+                    if let anchor = closed.anchor { anchors[anchor] = closed.count }
+                    if !open.isEmpty { open[open.count - 1].count += closed.count - 1 }
+                default:
+                    continue
+                }
+            }
+        }
+    }
 
     /// Throws when `node` expands beyond the budget.
     public static func check(_ node: Node, file: String) throws {

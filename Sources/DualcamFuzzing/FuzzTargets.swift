@@ -21,8 +21,10 @@ public enum FuzzTargets {
         FuzzTarget("png16", "16-bit depth PNGs (DepthPNG.read, through libpng)") { data in
             _ = try DepthPNG.read(try FuzzFiles.write(data, as: "depth.png"))
         },
-        FuzzTarget("image", "images by content (ImageIO.read: PNG and JPEG through OpenCV, header sizes checked first)") { data in
-            _ = try ImageIO.read(try FuzzFiles.write(data, as: "image.jpg"))
+        FuzzTarget("image", "PNG, JPEG, TIFF and OpenEXR images through OpenCV (ImageIO.read; the extension follows the content's first byte, so every decoder is reached)") { data in
+            let extensions: [UInt8: String] = [0x89: "png", 0xFF: "jpg", 0x49: "tif", 0x4D: "tif", 0x76: "exr"]
+            let name = "image." + (extensions[data.first ?? 0] ?? ["png", "jpg", "tif", "exr"][Int(data.first ?? 0) % 4])
+            _ = try ImageIO.read(try FuzzFiles.write(data, as: name))
         },
         FuzzTarget("calibration-yaml", "dualcam calibration YAML (CalibrationFile)") { data in
             _ = try CalibrationFile(yaml: FuzzFiles.text(data), path: "fuzz.yaml")

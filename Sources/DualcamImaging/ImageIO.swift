@@ -27,8 +27,8 @@ public enum ImageIO {
         default:
             let bytes = try FileAccess.readBytes(url)
             return try FileAccess.at(url.path) {
+                if !bytes.isEmpty { try ImageHeaderSize.check(bytes, format: format, path: url.path) }
                 if PNGStructure.hasSignature(bytes) { try PNGStructure.validate(bytes) }
-                try ImageHeaderSize.check(bytes, path: url.path)
                 let mat: CVMat
                 do {
                     mat = try CVCodecs.decode(bytes, mode: .unchanged)

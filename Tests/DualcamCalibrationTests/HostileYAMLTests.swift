@@ -27,6 +27,20 @@ final class HostileYAMLTests: XCTestCase {
         XCTAssertThrowsError(try CalibrationImport.read(dir.path("lol.yaml"))) { XCTAssertTrue("\($0)".contains("InputLimits.maxYAMLNodes"), "\($0)") }
     }
 
+    /// Aliases inside a mapping key: Yams hashes keys to find duplicates,
+    /// expansion included, while composing; the budget is checked on the
+    /// parser's events before that (found by fuzzing: over 2 s per input).
+    func testAliasBombInAKeyIsRefusedBeforeComposing() throws {
+        let yaml = "dualcam_calibration: 1\nextra:\n" + Self.aliasBomb() + "  ? [*a9, *a9]\n  : x\n"
+        XCTAssertThrowsError(try CalibrationFile(yaml: yaml, path: "key.yaml")) { error in
+            XCTAssertTrue("\(error)".contains("InputLimits.maxYAMLNodes"), "\(error)")
+        }
+        // The format detection of `calibration show` / `--calibration` composes YAML too.
+        let dir = try TemporaryDirectory()
+        try Data(yaml.utf8).write(to: dir.path("key.yaml"))
+        XCTAssertThrowsError(try CalibrationImport.read(dir.path("key.yaml"))) { XCTAssertTrue("\($0)".contains("InputLimits.maxYAMLNodes"), "\($0)") }
+    }
+
     func testFewAliasesAreFine() throws {
         let yaml = NominalDevice.yaml + "extra:\n" + Self.aliasBomb(levels: 2)
         XCTAssertNoThrow(try CalibrationFile(yaml: yaml, path: "few.yaml"))

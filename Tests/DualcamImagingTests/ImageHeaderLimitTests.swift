@@ -65,6 +65,57 @@ final class ImageHeaderLimitTests: XCTestCase {
         XCTAssertEqual(try ImageIO.read(dir.path("small.jpg")).width, 8)
     }
 
+    /// OpenCV sniffs the content: a `.jpg` holding a PPM header reached its
+    /// PxM decoder. The content must be the extension's format.
+    func testContentMustMatchTheExtension() throws {
+        let dir = try TemporaryDirectory()
+        try Data("P6\n30000 30000\n255\n".utf8).write(to: dir.path("x.jpg"))
+        XCTAssertThrowsError(try ImageIO.read(dir.path("x.jpg"))) { XCTAssertTrue("\($0)".contains("not a JPEG file"), "\($0)") }
+        try ImageIO.write(try smallImage(), to: dir.path("small.png"))
+        try FileManager.default.copyItem(at: dir.path("small.png"), to: dir.path("png.tif"))
+        XCTAssertThrowsError(try ImageIO.read(dir.path("png.tif"))) { XCTAssertTrue("\($0)".contains("not a TIFF file"), "\($0)") }
+    }
+
+    /// A JPEG whose frame header follows stray bytes (libjpeg skips them):
+    /// OpenCV allocated 2.9 GB for it (found by fuzzing).
+    func testJPEGFrameAfterStrayBytes() throws {
+        let dir = try TemporaryDirectory()
+        // SOI, APP0 of length 16, 5 stray bytes, then SOF0 declaring 30000x30000.
+        var bytes: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + [UInt8](repeating: 0x41, count: 14) + [1, 2, 3, 4, 5]
+        bytes += [0xFF, 0xC0, 0x00, 0x11, 0x08, 0x75, 0x30, 0x75, 0x30, 0x03] + [UInt8](repeating: 0, count: 9)
+        try Data(bytes).write(to: dir.path("stray.jpg"))
+        XCTAssertThrowsError(try ImageIO.read(dir.path("stray.jpg"))) { error in
+            XCTAssertTrue("\(error)".contains("declares size 30000x30000 exceeds the limit"), "\(error)")
+        }
+    }
+
+    func testTIFFAndEXRHeaderSizes() throws {
+        let dir = try TemporaryDirectory()
+        try ImageIO.write(try smallImage(), to: dir.path("small.tif"))
+        var tiff = [UInt8](try Data(contentsOf: dir.path("small.tif")))
+        XCTAssertEqual(Array(tiff[0..<2]), [0x49, 0x49], "little-endian TIFF")
+        let le = { (at: Int, n: Int) in (0..<n).reduce(0) { $0 | Int(tiff[at + $1]) << (8 * $1) } }
+        let ifd = le(4, 4)
+        for k in 0..<le(ifd, 2) where le(ifd + 2 + 12 * k, 2) == 256 {  // ImageWidth := 60000
+            let value = ifd + 2 + 12 * k + 8
+            tiff[value] = 0x60; tiff[value + 1] = 0xEA
+        }
+        try Data(tiff).write(to: dir.path("wide.tif"))
+        XCTAssertThrowsError(try ImageIO.read(dir.path("wide.tif"))) { error in
+            XCTAssertTrue("\(error)".contains("declares size 60000x6 exceeds the limit"), "\(error)")
+        }
+        let float = try Image(width: 8, height: 6, channels: 3, pixels: [Float](repeating: 0.5, count: 8 * 6 * 3))
+        try ImageIO.write(float, to: dir.path("small.exr"))
+        var exr = [UInt8](try Data(contentsOf: dir.path("small.exr")))
+        let key = Array("dataWindow\0box2i\0".utf8)
+        let at = try XCTUnwrap((0..<(exr.count - key.count)).first { Array(exr[$0..<($0 + key.count)]) == key }) + key.count + 4
+        exr[at + 8] = 0xA0; exr[at + 9] = 0x86; exr[at + 10] = 0x01  // xMax := 100000
+        try Data(exr).write(to: dir.path("wide.exr"))
+        XCTAssertThrowsError(try ImageIO.read(dir.path("wide.exr"))) { error in
+            XCTAssertTrue("\(error)".contains("declares size 100001x6 exceeds the limit"), "\(error)")
+        }
+    }
+
     func testNPYShapeBeyondThePolicy() throws {
         let header = "{'descr': '|u1', 'fortran_order': False, 'shape': (20000, 20000), }"
         var bytes: [UInt8] = [0x93] + Array("NUMPY".utf8) + [1, 0, UInt8(header.utf8.count), 0] + Array(header.utf8)

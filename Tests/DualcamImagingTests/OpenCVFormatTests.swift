@@ -94,7 +94,7 @@ final class OpenCVFormatTests: XCTestCase {
         }
         let garbage = dir.path("garbage.png")
         try Data((0..<500).map { UInt8($0 % 251) }).write(to: garbage)
-        assertThrowsDualcamError(try ImageIO.read(garbage), mentioning: garbage.path, "cannot read as PNG")
+        assertThrowsDualcamError(try ImageIO.read(garbage), mentioning: garbage.path, "not a PNG file")
         let empty = dir.path("empty.png")
         try Data().write(to: empty)
         assertThrowsDualcamError(try ImageIO.read(empty), mentioning: empty.path)

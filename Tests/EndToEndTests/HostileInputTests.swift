@@ -127,6 +127,8 @@ final class HostileInputTests: XCTestCase {
                  files: ["raw.ply": Self.text(plyHead.replacingOccurrences(of: "ascii", with: "\u{1B}[2J") + "0 0 1\n"), "lidar.yaml": Self.text(Self.lidarRig(rig))]),
             Case(name: "PNG with a corrupt chunk", arguments: ["image", "info", "bad.png"],
                  mentions: ["bad.png", "fails its CRC check"], files: ["bad.png": Data(corruptPNG)]),
+            Case(name: "EXR with a garbage header", arguments: ["image", "info", "bad.exr"],
+                 mentions: ["bad.exr", "cannot decode the image"], files: ["bad.exr": Data([0x76, 0x2F, 0x31, 0x01]) + Self.text("garbage")]),
             Case(name: "help example without cameras", arguments: ["converge", "--wide", "/dev/video0", "--tele", "/dev/video2", "--distance", "1.2m", "-o", "live.avi", "--count", "1"],
                  mentions: ["/dev/video0"]),
         ]
