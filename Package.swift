@@ -187,7 +187,7 @@ let package = Package(
         .testTarget(name: "DualcamCaptureTests", dependencies: ["DualcamCapture", "DualcamV4L2", "DualcamSync", "DualcamImaging", "DualcamCV", "DualcamSupport", "TestSupport"]),
         .testTarget(name: "DualcamBatchTests", dependencies: ["DualcamBatch", "DualcamCapture", "DualcamImaging", "DualcamSupport", "TestSupport", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "DualcamFuzzingTests", dependencies: ["DualcamFuzzing", "DualcamSupport", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["dualcam", "TestSupport", "DualcamImaging", "DualcamCV", "DualcamCalibration", "DualcamGeometry", "DualcamBench"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["dualcam", "TestSupport", "DualcamImaging", "DualcamCV", "DualcamCalibration", "DualcamGeometry", "DualcamBench", "DualcamSynthetic", "DualcamCapture", .product(name: "Yams", package: "Yams")]),
     ],
     swiftLanguageModes: [.v5]
 )
