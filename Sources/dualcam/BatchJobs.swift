@@ -41,7 +41,10 @@ struct BatchSetup {
             let skew = try r.options.first { $0.name == "max-skew" }.flatMap(\.value).map { text in
                 try parseFlag("\(at).options.max-skew", text) { try parseDurationNs($0, bareUnit: 1_000_000) }
             }
-            let pairs = try PairPlan.make(wide: r.source.wide.path, tele: r.source.tele.path, nominalFPS: 30, maxSkewNs: skew)
+            let pairs: PairPlan
+            do { pairs = try PairPlan.make(wide: r.source.wide.path, tele: r.source.tele.path, nominalFPS: 30, maxSkewNs: skew) } catch {
+                throw DualcamError.invalidValue(name: at, reason: oneLine(error))
+            }
             let job: BatchJob
             do {
                 switch r.job {
