@@ -151,7 +151,7 @@ let package = Package(
             name: "DualcamFuzzing",
             dependencies: [
                 "DualcamSupport", "DualcamGeometry", "DualcamImaging", "DualcamCalibration", "DualcamDepthData",
-                "DualcamFusion", "DualcamCalibrate", "DualcamCapture", "DualcamSynthetic", "DualcamV4L2",
+                "DualcamFusion", "DualcamCalibrate", "DualcamCapture", "DualcamSynthetic", "DualcamV4L2", "DualcamBatch",
             ]
         ),
         .executableTarget(name: "dualcam-fuzz", dependencies: ["DualcamFuzzing"]),
