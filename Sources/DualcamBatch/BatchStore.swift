@@ -11,8 +11,9 @@ import Foundation
 /// directory (rename(2): every file appears whole), then writes the record
 /// (`AtomicFile`): a unit counts as done only once its record is there, so
 /// a task killed at any point leaves no unit that looks done without all
-/// its outputs. A staging directory left by a killed task is removed by the
-/// next task that takes the unit's lock (nothing else is ever removed).
+/// its outputs. A staging directory (or a record's temporary file) left by a
+/// killed task is removed by the next task that takes the unit's lock
+/// (nothing else is ever removed).
 public struct BatchStore: Sendable {
     public let root: URL
     public var directory: URL { root.appendingPathComponent(".dualcam-batch", isDirectory: true) }
@@ -99,11 +100,17 @@ public struct BatchStore: Sendable {
     }
 
     /// A fresh staging directory for a unit whose lock the caller holds;
-    /// the unit's stale ones (from killed tasks) are removed first.
+    /// the unit's stale ones (from killed tasks) are removed first, and so is
+    /// the temporary file of a record a killed task was writing
+    /// (`.KEY.tmp-PID-N.json`, never renamed: the record does not count).
     public func makeStaging(_ key: String) throws -> URL {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? []
         for name in names where name.hasPrefix(key + ".") && !name.dropFirst(key.count + 1).contains(".") {
             try? FileManager.default.removeItem(at: staging.appendingPathComponent(name))
+        }
+        let recordNames = (try? FileManager.default.contentsOfDirectory(atPath: records.path)) ?? []
+        for name in recordNames where name.hasPrefix(".\(key).tmp-") && name.hasSuffix(".json") {
+            try? FileManager.default.removeItem(at: records.appendingPathComponent(name))
         }
         let url = staging.appendingPathComponent("\(key).\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))",
                                                  isDirectory: true)

@@ -127,7 +127,7 @@ final class BatchRunnerTests: XCTestCase {
         let status = try BatchStatus(runner: f.runner())
         XCTAssertEqual(status.units.map(\.state), [.done, .failed, .done])
         XCTAssertEqual(status.units[1].reason, "pair 4: made to fail")
-        XCTAssertTrue(try f.store.staleStaging().isEmpty, "a failed unit's staging is removed")
+        XCTAssertTrue(f.store.staleStaging().isEmpty, "a failed unit's staging is removed")
         // The next run tries it again (and only it).
         f.failing = []
         let again = try f.runner().run()
@@ -143,7 +143,13 @@ final class BatchRunnerTests: XCTestCase {
         let stale = f.store.staging.appendingPathComponent("rec.000003-000006.999-1")
         try FileManager.default.createDirectory(at: stale, withIntermediateDirectories: true)
         try Data("half".utf8).write(to: stale.appendingPathComponent("out_3.txt"))
+        // Killed while writing the record: its temporary file, never renamed, is no record.
+        let halfRecord = f.store.records.appendingPathComponent(".rec.000003-000006.tmp-999-7.json")
+        try Data("{\"unit\": ".utf8).write(to: halfRecord)
+        let otherUnits = f.store.records.appendingPathComponent(".rec.000000-000003.tmp-999-8.json")
+        try Data("{".utf8).write(to: otherUnits)
         XCTAssertEqual(try BatchStatus(runner: f.runner()).staleStaging, [stale.path])
+        XCTAssertEqual(try BatchStatus(runner: f.runner()).units.map(\.state), [.missing, .missing])
 
         let held = try XCTUnwrap(try f.store.lock("rec.000000-000003"))
         XCTAssertTrue(f.store.isLocked("rec.000000-000003"))
@@ -152,9 +158,12 @@ final class BatchRunnerTests: XCTestCase {
         XCTAssertEqual(report.busy, ["rec.000000-000003"])
         XCTAssertEqual(report.done, ["rec.000003-000006"])
         XCTAssertFalse(FileManager.default.fileExists(atPath: stale.path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: halfRecord.path), "removed when its unit ran again")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: otherUnits.path), "another unit's (locked) is left alone")
         XCTAssertEqual(try String(contentsOf: f.dir.path("out/rec/out_3.txt"), encoding: .utf8), "pair 3 [\"--size\", \"streaming\"]")
         held.release()
         XCTAssertEqual(try f.runner().run().done, ["rec.000000-000003"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: otherUnits.path))
     }
 
     /// Two tasks of an array split the units between them and together do each once.

@@ -74,6 +74,7 @@ enum BatchFixtures {
     /// The record files under OUTPUT/.dualcam-batch/records.
     static func records(_ output: URL) -> [String] {
         let dir = output.appendingPathComponent(".dualcam-batch/records")
-        return ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+        // Not the hidden temporary file a record is written to before its rename (".KEY.tmp-PID-N.json").
+        return ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
     }
 }

@@ -22,7 +22,7 @@ final class SlurmIntegrationTests: XCTestCase {
 
     func testArrayJobEqualsPlainRunsAndSurvivesAKill() throws {
         guard ProcessInfo.processInfo.environment["DUALCAM_SLURM"] == "1" else {
-            throw XCTSkip("Slurm integration test is opt-in: set DUALCAM_SLURM=1 (README, \"Batch runs\"); .ci/run sets it")
+            throw XCTSkip("Slurm integration test is opt-in: set DUALCAM_SLURM=1 (docs/batch.md); .ci/run sets it")
         }
         let setup = try Shell.run(["scripts/slurm/setup.sh"])
         guard setup.status == 0 else { return XCTFail("scripts/slurm/setup.sh failed (status \(setup.status)):\n\(setup.stderr)") }
@@ -125,7 +125,8 @@ final class SlurmIntegrationTests: XCTestCase {
     }
 
     static func jsonFiles(_ dir: URL) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+        // Not the hidden temporary file a record is written to before its rename (".KEY.tmp-PID-N.json").
+        ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
     }
 
     /// The task logs of the job whose "Submitted batch job N" line is `submitted`.
