@@ -128,7 +128,7 @@ let package = Package(
         // MARK: Batch runs on cluster engines (issue 22)
         .target(name: "DualcamBatch", dependencies: ["DualcamCapture", "DualcamCalibration", "DualcamSupport"]),
         // Slurm integration test: scripts/slurm installs and starts a one-node cluster,
-        // deploy/slurm/dualcam-batch.sbatch runs as an array (README, "Batch runs").
+        // deploy/slurm/dualcam-batch.sbatch runs as an array (docs/batch.md).
         .testTarget(name: "SlurmIntegrationTests", dependencies: ["dualcam", "TestSupport", "DualcamSynthetic", "DualcamCalibration", "DualcamGeometry"]),
 
         // V4L2 integration test: scripts/vivid boots Debian's kernel in qemu with vivid

@@ -68,7 +68,7 @@ final class BatchCommandTests: XCTestCase {
         XCTAssertEqual(recordings.map { $0["units_failed"] as? Int }, [0, 0, 0])
         XCTAssertTrue(recordings.allSatisfy { E2E.double($0["ms_per_pair"]) > 0 })
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir.path("out/batch-summary.json").path))
-        // A second run skips everything; a changed frame redoes its unit and the next (whose warm-up holds it).
+        // A second run skips everything (a changed input: testChangedInputRedoesItsUnits).
         let again = try E2E.succeed(["batch", "run", m], in: dir)
         XCTAssertTrue(again.stdout.contains("0 units done (0 pairs), 12 skipped"), again.stdout)
     }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what the Slurm integration test needs (README "Batch runs"):
+# Installs what the Slurm integration test needs (docs/batch.md):
 # Debian's slurmctld, slurmd, slurm-client and munge, and a munge key.
 # Idempotent: skips what is there. Any failure is loud and non-zero.
 # (From the one-node recipe checked on these machines; nothing is started here:
