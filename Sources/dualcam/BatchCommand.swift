@@ -26,7 +26,8 @@ struct BatchCommand: ParsableCommand {
 
 struct BatchPlanCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "plan", abstract: "Expand a manifest into units of work and print the count (and, with --of, each task's share).")
+        commandName: "plan", abstract: "Expand a manifest into units of work and print the count (and, with --of, each task's share).",
+        discussion: "Example: dualcam batch plan manifest.yaml --of 4")
 
     @Argument(help: "The batch manifest (.yaml or .json).") var manifest: String
     @Option(name: .customLong("of"), help: "Also show how N tasks share the units.") var tasks: Int?
@@ -88,6 +89,9 @@ struct BatchRunCommand: ParsableCommand {
             Units done before whose inputs, options and dualcam version are unchanged are skipped; a unit
             that fails is recorded with its reason and the task goes on; the exit status is 1 when any
             unit failed. Progress goes to stderr, the task's summary to stdout.
+
+            Example: dualcam batch run manifest.yaml --task 0 --of 4
+            Example: sbatch --array=0-3 deploy/slurm/dualcam-batch.sbatch manifest.yaml
             """)
 
     @Argument(help: "The batch manifest (.yaml or .json).") var manifest: String
@@ -132,7 +136,8 @@ struct BatchRunCommand: ParsableCommand {
 struct BatchStatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Show which units are done, failed, changed since done, missing or running (exit 1 unless all are done).")
+        abstract: "Show which units are done, failed, changed since done, missing or running (exit 1 unless all are done).",
+        discussion: "Example: dualcam batch status manifest.yaml")
 
     @Argument(help: "The batch manifest (.yaml or .json).") var manifest: String
     @Flag(name: .long, help: "Print the status as JSON.") var json = false
@@ -166,7 +171,8 @@ struct BatchStatusCommand: ParsableCommand {
 struct BatchCollectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "collect",
-        abstract: "Write one summary of a batch (per recording: pairs, units, timings, failures) to OUTPUT/batch-summary.json.")
+        abstract: "Write one summary of a batch (per recording: pairs, units, timings, failures) to OUTPUT/batch-summary.json.",
+        discussion: "Example: dualcam batch collect manifest.yaml --json")
 
     @Argument(help: "The batch manifest (.yaml or .json).") var manifest: String
     @Flag(name: .long, help: "Print the summary as JSON (it is also written to OUTPUT/batch-summary.json).") var json = false
