@@ -24,6 +24,10 @@ import PackageDescription
 //   DualcamFuzzing (every parser of user input as a fuzz target) -> the parsing
 //     modules; dualcam-fuzz -> DualcamFuzzing (libFuzzer entry, or a replay tool)
 //
+//   DualcamBatch (issue 22: dualcam batch; manifest, plan into units, task
+//   assignment, completion records, status) -> DualcamCapture (pair plans),
+//     DualcamCalibration (YAML budget), DualcamSupport; the command wires the jobs
+//
 //   dualcam-vivid-probe -> DualcamV4L2, DualcamSync (no OpenCV, no Foundation: runs in
 //     the qemu VM of VividIntegrationTests, scripts/vivid)
 //
@@ -121,6 +125,12 @@ let package = Package(
             dependencies: ["DualcamV4L2", "DualcamSync", "DualcamImaging", "DualcamCV", "DualcamGeometry", "DualcamCalibration", "DualcamSupport"]
         ),
 
+        // MARK: Batch runs on cluster engines (issue 22)
+        .target(name: "DualcamBatch", dependencies: ["DualcamCapture", "DualcamCalibration", "DualcamSupport"]),
+        // Slurm integration test: scripts/slurm installs and starts a one-node cluster,
+        // deploy/slurm/dualcam-batch.sbatch runs as an array (docs/batch.md).
+        .testTarget(name: "SlurmIntegrationTests", dependencies: ["dualcam", "TestSupport", "DualcamSynthetic", "DualcamCalibration", "DualcamGeometry"]),
+
         // V4L2 integration test: scripts/vivid boots Debian's kernel in qemu with vivid
         // and runs the probe there (README, "V4L2 integration test").
         .executableTarget(name: "dualcam-vivid-probe", dependencies: ["DualcamV4L2", "DualcamSync"]),
@@ -141,7 +151,7 @@ let package = Package(
             name: "DualcamFuzzing",
             dependencies: [
                 "DualcamSupport", "DualcamGeometry", "DualcamImaging", "DualcamCalibration", "DualcamDepthData",
-                "DualcamFusion", "DualcamCalibrate", "DualcamCapture", "DualcamSynthetic", "DualcamV4L2",
+                "DualcamFusion", "DualcamCalibrate", "DualcamCapture", "DualcamSynthetic", "DualcamV4L2", "DualcamBatch",
             ]
         ),
         .executableTarget(name: "dualcam-fuzz", dependencies: ["DualcamFuzzing"]),
@@ -152,7 +162,7 @@ let package = Package(
             dependencies: [
                 "DualcamSupport", "DualcamGeometry", "DualcamCV", "DualcamImaging", "DualcamCalibration", "DualcamSynthetic", "DualcamConvergence", "DualcamBench",
                 "DualcamDepthData", "DualcamDepth", "DualcamFusion", "DualcamCalibrate",
-                "DualcamV4L2", "DualcamCapture",
+                "DualcamV4L2", "DualcamCapture", "DualcamBatch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -178,8 +188,9 @@ let package = Package(
         .testTarget(name: "DualcamV4L2Tests", dependencies: ["DualcamV4L2", "CV4L2", "TestSupport"]),
         .testTarget(name: "DualcamSyncTests", dependencies: ["DualcamSync", "TestSupport"]),
         .testTarget(name: "DualcamCaptureTests", dependencies: ["DualcamCapture", "DualcamV4L2", "DualcamSync", "DualcamImaging", "DualcamCV", "DualcamSupport", "TestSupport"]),
+        .testTarget(name: "DualcamBatchTests", dependencies: ["DualcamBatch", "DualcamCapture", "DualcamImaging", "DualcamSupport", "TestSupport", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "DualcamFuzzingTests", dependencies: ["DualcamFuzzing", "DualcamSupport", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["dualcam", "TestSupport", "DualcamImaging", "DualcamCV", "DualcamCalibration", "DualcamGeometry", "DualcamBench"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["dualcam", "TestSupport", "DualcamImaging", "DualcamCV", "DualcamCalibration", "DualcamGeometry", "DualcamBench", "DualcamSynthetic", "DualcamCapture", .product(name: "Yams", package: "Yams")]),
     ],
     swiftLanguageModes: [.v5]
 )

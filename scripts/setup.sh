@@ -6,7 +6,8 @@
 #   pkg-config      how SwiftPM finds both
 #   opencv-doc      OpenCV's sample data (stereo chessboard set) used by tests
 # With DUALCAM_VIVID=1 (set by .ci/run) it also runs scripts/vivid/setup.sh: qemu,
-# busybox and Debian's kernel for the V4L2 integration test.
+# busybox and Debian's kernel for the V4L2 integration test; with DUALCAM_SLURM=1
+# scripts/slurm/setup.sh: Slurm and munge for the batch integration test.
 set -euo pipefail
 
 packages=(libopencv-dev liblapacke-dev pkg-config opencv-doc)
@@ -35,4 +36,8 @@ pkg-config --exists opencv4 lapacke || { echo "setup: pkg-config cannot find ope
 
 if [ "${DUALCAM_VIVID:-}" = 1 ]; then
     bash "$(dirname "$0")/vivid/setup.sh"
+fi
+
+if [ "${DUALCAM_SLURM:-}" = 1 ]; then
+    bash "$(dirname "$0")/slurm/setup.sh"
 fi

@@ -14,6 +14,9 @@ public enum Benchmarks {
     }
 
     public static let all: [Entry] = [
+        Entry(name: "batch", summary: "dualcam batch run on one unit (30 pairs, 640x480 -> 320x240 filtered depth) vs the plain dualcam depth on the same pairs, both as processes") { runs in
+            try BatchBenchmark.run(runs: runs)
+        },
         Entry(name: "calibrate", summary: "calibrate OpenCV's 13-pair sample stereo set (detection + dualcam calibrate) vs plain calibrateCamera x2 + stereoCalibrate") { runs in
             try CalibrateBenchmark.run(runs: runs)
         },

@@ -117,53 +117,75 @@ public final class IndexPairSource: PairSource {
 }
 
 /// Two timestamped sequences paired by ``ApproximateSynchronizer``: frames are
-/// fed in timestamp order (one frame of lookahead per source).
+/// fed in timestamp order (one frame of lookahead per source; `TimestampFeed`).
 public final class SynchronizedPairSource: PairSource {
     public let label: String
     public let expectedCount: Int? = nil
-    public let maxSkewNs: Int64
-    private let wide: FrameSource, tele: FrameSource
-    private let sync: ApproximateSynchronizer<Frame, Frame>
-    private var nextWide: Frame?, nextTele: Frame?
-    private var ready: [FramePair] = []
-    private var finished = false
+    public var maxSkewNs: Int64 { feed.maxSkewNs }
+    private let feed: TimestampFeed<Frame, Frame>
 
     public init(wide: FrameSource, tele: FrameSource, maxSkewNs: Int64?, label: String, queueCapacity: Int = 64) throws {
-        self.wide = wide
-        self.tele = tele
         self.label = label
-        nextWide = try wide.next()
-        nextTele = try tele.next()
-        if let s = maxSkewNs {
-            self.maxSkewNs = s
-        } else {
-            // Half the wide stream's frame interval (from its first two frames).
-            let first = nextWide
-            let second = try wide.next()
-            let interval = (first != nil && second != nil) ? second!.timestampNs - first!.timestampNs : 33_333_333
-            self.maxSkewNs = max(interval / 2, 1)
-            sync = ApproximateSynchronizer(maxSkewNs: self.maxSkewNs, queueCapacity: queueCapacity)
-            if let f = first { ready += collect(sync.push(first: f)) }
-            nextWide = second
-            return
-        }
-        sync = ApproximateSynchronizer(maxSkewNs: self.maxSkewNs, queueCapacity: queueCapacity)
+        feed = try TimestampFeed(wide: { try wide.next() }, tele: { try tele.next() }, maxSkewNs: maxSkewNs,
+                                 queueCapacity: queueCapacity)
     }
 
-    public var statistics: PairStatistics { PairStatistics(sync.statistics) }
+    public var statistics: PairStatistics { PairStatistics(feed.statistics) }
 
     public func nextPair() throws -> FramePair? {
+        try feed.next().map { FramePair(wide: $0.first, tele: $0.second) }
+    }
+}
+
+/// The feeding rule of timestamp pairing, for any timestamped items (decoded
+/// frames, or `FrameRef`s when a recording is planned without decoding):
+/// items go into an ``ApproximateSynchronizer`` in timestamp order, one item of
+/// lookahead per stream, a tie going to the wide stream first. Without
+/// `maxSkewNs` the bound is half the interval between the wide stream's first
+/// two items (33.3 ms / 2 with fewer than two). The same items give the same
+/// pairs whatever they carry.
+final class TimestampFeed<W: Timestamped, T: Timestamped> {
+    let maxSkewNs: Int64
+    private let nextWideItem: () throws -> W?, nextTeleItem: () throws -> T?
+    private let sync: ApproximateSynchronizer<W, T>
+    private var nextWide: W?, nextTele: T?
+    private var ready: [SyncPair<W, T>] = []
+    private var finished = false
+
+    init(wide: @escaping () throws -> W?, tele: @escaping () throws -> T?, maxSkewNs: Int64?, queueCapacity: Int = 64) throws {
+        nextWideItem = wide
+        nextTeleItem = tele
+        nextWide = try wide()
+        nextTele = try tele()
+        if let s = maxSkewNs {
+            self.maxSkewNs = s
+            sync = ApproximateSynchronizer(maxSkewNs: s, queueCapacity: queueCapacity)
+            return
+        }
+        // Half the wide stream's frame interval (from its first two frames).
+        let first = nextWide
+        let second = try wide()
+        let interval = (first != nil && second != nil) ? second!.timestampNs - first!.timestampNs : 33_333_333
+        self.maxSkewNs = max(interval / 2, 1)
+        sync = ApproximateSynchronizer(maxSkewNs: self.maxSkewNs, queueCapacity: queueCapacity)
+        if let f = first { ready += collect(sync.push(first: f)) }
+        nextWide = second
+    }
+
+    var statistics: SyncStatistics { sync.statistics }
+
+    func next() throws -> SyncPair<W, T>? {
         while ready.isEmpty && !finished {
             switch (nextWide, nextTele) {
             case let (w?, t?) where w.timestampNs <= t.timestampNs:
                 ready += collect(sync.push(first: w))
-                nextWide = try wide.next()
+                nextWide = try nextWideItem()
             case let (_, t?):
                 ready += collect(sync.push(second: t))
-                nextTele = try tele.next()
+                nextTele = try nextTeleItem()
             case let (w?, nil):
                 ready += collect(sync.push(first: w))
-                nextWide = try wide.next()
+                nextWide = try nextWideItem()
             case (nil, nil):
                 ready += collect(sync.finish())
                 finished = true
@@ -172,7 +194,7 @@ public final class SynchronizedPairSource: PairSource {
         return ready.isEmpty ? nil : ready.removeFirst()
     }
 
-    private func collect(_ events: [SyncEvent<Frame, Frame>]) -> [FramePair] {
-        events.compactMap { if case let .pair(p) = $0 { return FramePair(wide: p.first, tele: p.second) } else { return nil } }
+    private func collect(_ events: [SyncEvent<W, T>]) -> [SyncPair<W, T>] {
+        events.compactMap { if case let .pair(p) = $0 { return p } else { return nil } }
     }
 }

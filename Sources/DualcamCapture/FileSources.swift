@@ -63,6 +63,15 @@ public final class SequenceSource: FrameSource {
     public func next() throws -> Frame? {
         guard let (image, file) = try sequence.next() else { return nil }
         defer { index += 1 }
+        let t = try timestamp(index: index, file: file)
+        lastTimestamp = t
+        let k = try file.flatMap { try FrameIntrinsicsSidecar.read(besides: $0) }
+        return Frame(role: role, timestampNs: t, sequence: index, intrinsics: k, image: image, origin: file?.path ?? "\(path)#\(index)")
+    }
+
+    /// Frame `index`'s timestamp (from the CSV, its file name or the rate),
+    /// checked to increase on the previous frame's.
+    private func timestamp(index: Int, file: URL?) throws -> Int64 {
         let name = file?.lastPathComponent
         let t: Int64
         switch timestamps {
@@ -83,9 +92,33 @@ public final class SequenceSource: FrameSource {
         if let last = lastTimestamp, t <= last {
             throw DualcamError.format(path: file?.path ?? path, reason: "timestamp \(t) ns does not increase (previous frame: \(last) ns)")
         }
-        lastTimestamp = t
-        let k = try file.flatMap { try FrameIntrinsicsSidecar.read(besides: $0) }
-        return Frame(role: role, timestampNs: t, sequence: index, intrinsics: k, image: image, origin: file?.path ?? "\(path)#\(index)")
+        return t
+    }
+
+    /// A directory's frames without decoding them: each file with its index
+    /// and timestamp, checked as `next()` checks them; nil for a video (its
+    /// frames have no files and its count may be an estimate). Call it on a
+    /// fresh source, before `next()`.
+    public func frameRefs() throws -> [FrameRef]? {
+        guard !isVideo else { return nil }
+        lastTimestamp = nil
+        defer { lastTimestamp = nil }
+        return try ImageSequence.imageFiles(in: URL(fileURLWithPath: path)).enumerated().map { i, file in
+            let t = try timestamp(index: i, file: file)
+            lastTimestamp = t
+            return FrameRef(index: i, file: file, timestampNs: t)
+        }
+    }
+
+    /// The frame `ref` (from `frameRefs()`) read as `next()` reads it: the
+    /// same image, timestamp, sequence number, per-frame intrinsics and origin.
+    public func frame(_ ref: FrameRef) throws -> Frame {
+        guard let file = ref.file else {
+            throw DualcamError.invalidValue(name: path, reason: "frame \(ref.index) of a video has no file to read by itself")
+        }
+        let image = try ImageIO.read(file)
+        let k = try FrameIntrinsicsSidecar.read(besides: file)
+        return Frame(role: role, timestampNs: ref.timestampNs, sequence: ref.index, intrinsics: k, image: image, origin: file.path)
     }
 }
 

@@ -3,30 +3,53 @@
 /// where the previous and current values agree within `relativeTolerance`
 /// (|prev - cur| <= tol |cur|); elsewhere (motion, new surfaces) the current
 /// value is taken as is, so edges do not trail.
+///
+/// The memory is finite: the result for a frame is that average run afresh
+/// over the last `memoryFrames` frames only (the oldest of them taken as is).
+/// So a frame's result depends on exactly those frames and nothing before
+/// them: a recording cut into chunks (`dualcam batch`) gives byte-identical
+/// maps when each chunk first feeds the `memoryFrames - 1` pairs before it
+/// (its warm-up, whose results are discarded). With the default a = 0.5 and
+/// 4 frames the weights are 1/2, 1/4, 1/8, 1/8 where all agree (the
+/// unbounded average would give the 4th frame 1/16 and older ones the rest).
 public final class TemporalSmoother: @unchecked Sendable {
     public let weight: Float
     public let relativeTolerance: Float
-    private var previous: [Float]?
+    /// Frames a result depends on (>= 1; 1 = no smoothing).
+    public let memoryFrames: Int
+    /// The inputs of up to `memoryFrames - 1` previous frames, oldest first.
+    private var history: [[Float]] = []
 
     /// `weight` a in [0, 1): the share of the previous frame.
-    public init(weight: Float = 0.5, relativeTolerance: Float = 0.05) {
+    public init(weight: Float = 0.5, relativeTolerance: Float = 0.05, memoryFrames: Int = 4) {
         self.weight = min(max(weight, 0), 0.99)
         self.relativeTolerance = relativeTolerance
+        self.memoryFrames = max(memoryFrames, 1)
     }
 
-    /// Smooths `current` against the previous frame's result and remembers the result.
+    /// The frames before a chunk that a chunk must feed first to give the
+    /// results of an uncut run (`memoryFrames - 1`).
+    public var warmUpFrames: Int { memoryFrames - 1 }
+
+    /// Smooths `current` against the previous frames' inputs and remembers it.
     public func smooth(_ current: [Float]) -> [Float] {
-        guard let prev = previous, prev.count == current.count else {
-            previous = current
-            return current
-        }
+        if history.contains(where: { $0.count != current.count }) { history.removeAll() }
+        var out = history.first ?? current
+        for frame in history.dropFirst() { out = step(out, frame) }
+        if !history.isEmpty { out = step(out, current) }
+        history.append(current)
+        if history.count > memoryFrames - 1 { history.removeFirst(history.count - (memoryFrames - 1)) }
+        return out
+    }
+
+    /// One step of the average: `previous` (the result so far) with `current`.
+    private func step(_ previous: [Float], _ current: [Float]) -> [Float] {
         var out = current
         let a = weight, tol = relativeTolerance
         for i in out.indices {
-            let c = current[i], p = prev[i]
+            let c = current[i], p = previous[i]
             if c.isFinite, p.isFinite, abs(p - c) <= tol * abs(c) { out[i] = a * p + (1 - a) * c }
         }
-        previous = out
         return out
     }
 }

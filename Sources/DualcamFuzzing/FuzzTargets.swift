@@ -1,3 +1,4 @@
+import DualcamBatch
 import DualcamCalibrate
 import DualcamCalibration
 import DualcamCapture
@@ -64,6 +65,14 @@ public enum FuzzTargets {
         },
         FuzzTarget("suite", "calibration test suites (CalibrationSuite.read)") { data in
             _ = try CalibrationSuite.read(try FuzzFiles.write(data, as: "suite.yaml"))
+        },
+        FuzzTarget("batch-manifest", "dualcam batch manifests, YAML or JSON (BatchManifest.parse), planned and assigned to 7 tasks") { data in
+            let manifest = try BatchManifest.parse(FuzzFiles.text(data), file: "manifest.yaml", base: URL(fileURLWithPath: "/fuzz"))
+            // 10 pairs per recording, a warm-up on every other one: the plan and assignment must hold too.
+            let n = manifest.recordings.count
+            let plan = try BatchPlan(manifest: manifest, pairCounts: [Int?](repeating: 10, count: n), estimatedCounts: [Int?](repeating: nil, count: n),
+                                     policies: (0..<n).map { $0 % 2 == 0 ? .independent : .warmUp(3) })
+            _ = TaskAssignment.assign(plan.units, tasks: 7, chunkPairs: manifest.chunkPairs)
         },
         FuzzTarget("timestamps-csv", "frame timestamps CSV file,timestamp_ns (TimestampsCSV.read)") { data in
             _ = try TimestampsCSV.read(try FuzzFiles.write(data, as: TimestampsCSV.fileName))

@@ -24,16 +24,7 @@ public final class ImageSequence {
         self.url = url
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
-            let names: [String]
-            do { names = try FileManager.default.contentsOfDirectory(atPath: url.path) } catch {
-                throw DualcamError.io(path: url.path, reason: "cannot list the directory: \(error.localizedDescription)")
-            }
-            files = names.filter { !$0.hasPrefix(".") && ImageFormat(pathExtension: ($0 as NSString).pathExtension) != nil }
-                .sorted { $0.compare($1, options: [.numeric]) == .orderedAscending }
-                .map { url.appendingPathComponent($0) }
-            guard !files.isEmpty else {
-                throw DualcamError.format(path: url.path, reason: "the directory holds no image files (.png, .jpg, .tif, .pfm, ...)")
-            }
+            files = try Self.imageFiles(in: url)
             video = nil
             count = files.count
         } else {
@@ -41,6 +32,22 @@ public final class ImageSequence {
             files = []
             count = video!.frameCount > 0 ? video!.frameCount : nil
         }
+    }
+
+    /// The image files of a directory in the order a sequence reads them
+    /// (hidden files and other extensions left out); none is an error.
+    public static func imageFiles(in url: URL) throws -> [URL] {
+        let names: [String]
+        do { names = try FileManager.default.contentsOfDirectory(atPath: url.path) } catch {
+            throw DualcamError.io(path: url.path, reason: "cannot list the directory: \(error.localizedDescription)")
+        }
+        let files = names.filter { !$0.hasPrefix(".") && ImageFormat(pathExtension: ($0 as NSString).pathExtension) != nil }
+            .sorted { $0.compare($1, options: [.numeric]) == .orderedAscending }
+            .map { url.appendingPathComponent($0) }
+        guard !files.isEmpty else {
+            throw DualcamError.format(path: url.path, reason: "the directory holds no image files (.png, .jpg, .tif, .pfm, ...)")
+        }
+        return files
     }
 
     /// The next frame and, for directories, its file; nil at the end.

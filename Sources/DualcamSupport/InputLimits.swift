@@ -30,6 +30,10 @@ public enum InputLimits {
     public static let maxYAMLNodes = 100_000
     /// Deepest YAML nesting (mappings and sequences inside each other).
     public static let maxYAMLDepth = 64
+    /// Most recordings one batch manifest lists (`dualcam batch`).
+    public static let maxBatchRecordings = 10_000
+    /// Most units of work one batch plan holds, and most tasks it is spread over.
+    public static let maxBatchUnits = 1_000_000
 
     /// Why an image (or map) of `width` x `height` is refused, or nil when it
     /// is accepted: both sides positive, at most `maxImageSidePixels` each and

@@ -28,28 +28,12 @@ extension ConvergeCommand {
     func convergeSequences(wide: String, tele: String, calibration loaded: LoadedCalibration, view: ConvergenceView,
                            canvas: ConvergenceCanvas, distance: Distance?, at: TapPoint?, output: FrameOutput) throws {
         let source = try openFilePairs(wide: wide, tele: tele, maxSkew: device.maxSkew)
-        let warp = try ConvergenceWarp(rig: loaded.file.rig, canvas: canvas)
-        let total = source.expectedCount
-        let progress = Progress(label: "converge: pair", total: total)
         let clock = Timings()
-        var distances: [Double?] = []
-        var track = AutoDistanceTrack()
-        while let pair = try clock.measure("read", { try source.nextPair() }) {
-            let (w, t) = (pair.wide, pair.tele)
-            let wideK = try perFrameIntrinsics(sourceFile(of: w), w.image, .wide, loaded.file)
-            let teleK = try perFrameIntrinsics(sourceFile(of: t), t.image, .tele, loaded.file)
-            let d = try distance ?? track.next(clock.measure("auto distance") {
-                try autoDistance(warp, wide: w.image, tele: t.image, at: at, lowTexture: .accept,
-                                 wideIntrinsics: wideK, teleIntrinsics: teleK)
-            })
-            let image = try clock.measure("view") {
-                try warp.view(view, wide: w.image, tele: t.image, distance: d, wideIntrinsics: wideK, teleIntrinsics: teleK)
-            }
-            try clock.measure("write") { try output.write(image) }
-            distances.append(d.isInfinite ? nil : d.metres)
-            progress.update(distances.count)
+        let run = try convergePairs(source, calibration: loaded, view: view, canvas: canvas, distance: distance, at: at, clock: clock,
+                                    progress: Progress(label: "converge: pair", total: source.expectedCount)) { _, image in
+            try output.write(image)
         }
-        progress.end()
+        let distances = run.distances
         guard !distances.isEmpty else {
             throw DualcamError.format(path: wide, reason: "no frames to converge")
         }
@@ -58,11 +42,44 @@ extension ConvergeCommand {
             try printJSON(SequenceReport(inputs: ["wide": wide, "tele": tele], calibration: loaded.label,
                                          pairs: distances.count, distanceMetres: distances, canvas: canvas.rawValue,
                                          view: view.rawValue, outputs: outputs,
-                                         tracking: distance == nil ? track.frames : nil, timingsMs: clock.milliseconds))
+                                         tracking: distance == nil ? run.track.frames : nil, timingsMs: clock.milliseconds))
         } else {
             let target = output.isVideo ? "video \(output.path)" : "frames in \(output.path)"
             print("converge: \(distances.count) pairs (\(pairingSummary(source))), \(view.rawValue) view on the \(canvas.rawValue) canvas -> \(target)"
-                  + (distance == nil ? "; \(track.summary)" : ""))
+                  + (distance == nil ? "; \(run.track.summary)" : ""))
         }
+    }
+
+    struct PairsRun {
+        /// Per pair: the distance used (nil = infinity).
+        var distances: [Double?] = []
+        var track = AutoDistanceTrack()
+    }
+
+    /// The converged view of every pair of `source`, handed to `write` with
+    /// the pair's number (from 0). Shared by the sequence command and
+    /// `dualcam batch`, so both give the same frames.
+    func convergePairs(_ source: PairSource, calibration loaded: LoadedCalibration, view: ConvergenceView, canvas: ConvergenceCanvas,
+                       distance: Distance?, at: TapPoint?, clock: Timings, progress: Progress?,
+                       write: (Int, Image) throws -> Void) throws -> PairsRun {
+        let warp = try ConvergenceWarp(rig: loaded.file.rig, canvas: canvas)
+        var run = PairsRun()
+        while let pair = try clock.measure("read", { try source.nextPair() }) {
+            let (w, t) = (pair.wide, pair.tele)
+            let wideK = try perFrameIntrinsics(sourceFile(of: w), w.image, .wide, loaded.file)
+            let teleK = try perFrameIntrinsics(sourceFile(of: t), t.image, .tele, loaded.file)
+            let d = try distance ?? run.track.next(clock.measure("auto distance") {
+                try autoDistance(warp, wide: w.image, tele: t.image, at: at, lowTexture: .accept,
+                                 wideIntrinsics: wideK, teleIntrinsics: teleK)
+            })
+            let image = try clock.measure("view") {
+                try warp.view(view, wide: w.image, tele: t.image, distance: d, wideIntrinsics: wideK, teleIntrinsics: teleK)
+            }
+            try clock.measure("write") { try write(run.distances.count, image) }
+            run.distances.append(d.isInfinite ? nil : d.metres)
+            progress?.update(run.distances.count)
+        }
+        progress?.end()
+        return run
     }
 }

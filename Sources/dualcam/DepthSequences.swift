@@ -22,24 +22,52 @@ extension DepthCommand {
     /// Depth for every pair of two frame sequences (directories or videos),
     /// paired by timestamp or index (`openFilePairs`), written as numbered maps (`depth_0000.pfm` + sidecars)
     /// into the directory `output`. Filtered output is also smoothed over time
-    /// (`TemporalSmoother`). The estimator is rebuilt only when the buffer
-    /// sizes or per-frame intrinsics change. Maps are staged in a hidden
+    /// (`TemporalSmoother`). Maps are staged in a hidden
     /// directory and moved into place at the end, so a failure leaves nothing.
     func depthSequences(wide: String, tele: String, calibration loaded: LoadedCalibration, settings: Settings,
                         output: String) throws {
         let source = try openFilePairs(wide: wide, tele: tele, maxSkew: device.maxSkew)
         let staged = try StagedDirectory(output: output)
         defer { staged.discard() }
-        let total = source.expectedCount
-        let progress = Progress(label: "depth: pair", total: total)
         let clock = Timings()
+        let run = try depthPairs(source, calibration: loaded, settings: settings, firstIndex: 0, keepFrom: 0, clock: clock,
+                                 progress: Progress(label: "depth: pair", total: source.expectedCount), into: staged.url(for:))
+        guard !run.names.isEmpty else { throw DualcamError.format(path: wide, reason: "no frames to process") }
+        try staged.publish(run.names)
+        if json {
+            try printJSON(SequenceReport(inputs: ["wide": wide, "tele": tele], calibration: loaded.label, pairs: run.names.count,
+                                         reference: run.reference ?? "", mode: settings.options.filtered ? "filtered" : "unfiltered",
+                                         measuredFraction: run.fractions, output: output, timingsMs: clock.milliseconds))
+        } else {
+            print("depth: \(run.names.count) pairs, \(pairingSummary(source)) -> \(output)/depth_NNNN.\(format.lowercased())")
+        }
+    }
+
+    struct PairsRun {
+        /// Map files written (each with a `.json` sidecar).
+        var names: [String] = []
+        var fractions: [Double] = []
+        var reference: String?
+        /// Pairs read, the discarded warm-up included.
+        var pairsRead = 0
+    }
+
+    /// Depth for every pair of `source`, the pairs numbered from
+    /// `firstIndex`: the map of pair k is `depth_kkkk.FORMAT` (+ `.json`) at
+    /// `url(name)`. Pairs numbered below `keepFrom` are a warm-up: computed
+    /// (they feed the temporal smoothing) but not written. The estimator is
+    /// rebuilt only when the buffer sizes or per-frame intrinsics change.
+    /// Shared by the sequence command and `dualcam batch`, so both give the same maps.
+    func depthPairs(_ source: PairSource, calibration loaded: LoadedCalibration, settings: Settings, firstIndex: Int,
+                    keepFrom: Int, clock: Timings, progress: Progress?, into url: (String) -> URL) throws -> PairsRun {
         let temporal = TemporalSmoother()
         var settings = settings
         var estimator: StereoDepthEstimator?
         var key: [String] = []
-        var fractions: [Double] = []
-        var names: [String] = []
+        var run = PairsRun()
         while let pair = try clock.measure("read", { try source.nextPair() }) {
+            let index = firstIndex + run.pairsRead
+            run.pairsRead += 1
             let (w, t) = (pair.wide, pair.tele)
             let wideK = try perFrameIntrinsics(sourceFile(of: w), w.image, .wide, loaded.file)
             let teleK = try perFrameIntrinsics(sourceFile(of: t), t.image, .tele, loaded.file)
@@ -54,23 +82,17 @@ extension DepthCommand {
                 key = newKey
             }
             let result = try clock.measure("depth") { try estimator!.estimate(wide: w.image, tele: t.image, temporal: temporal) }
-            let name = String(format: "depth_%04d.%@", names.count, format.lowercased())
+            run.reference = estimator?.reference.rawValue
+            guard index >= keepFrom else { continue }
+            let name = String(format: "depth_%04d.%@", index, format.lowercased())
             _ = try clock.measure("write") {
-                try write(result, settings: settings, to: staged.url(for: name), extras: .none)
+                try write(result, settings: settings, to: url(name), extras: .none)
             }
-            names.append(name)
-            fractions.append(result.validFraction)
-            progress.update(names.count)
+            run.names.append(name)
+            run.fractions.append(result.validFraction)
+            progress?.update(run.names.count)
         }
-        progress.end()
-        guard !names.isEmpty else { throw DualcamError.format(path: wide, reason: "no frames to process") }
-        try staged.publish(names)
-        if json {
-            try printJSON(SequenceReport(inputs: ["wide": wide, "tele": tele], calibration: loaded.label, pairs: names.count,
-                                         reference: estimator?.reference.rawValue ?? "", mode: settings.options.filtered ? "filtered" : "unfiltered",
-                                         measuredFraction: fractions, output: output, timingsMs: clock.milliseconds))
-        } else {
-            print("depth: \(names.count) pairs, \(pairingSummary(source)) -> \(output)/depth_NNNN.\(format.lowercased())")
-        }
+        progress?.end()
+        return run
     }
 }

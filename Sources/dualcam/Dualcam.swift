@@ -6,6 +6,8 @@ import Foundation
 @main
 struct Dualcam: ParsableCommand {
     static let version = "0.1.0"
+    /// The version a batch completion record keeps (a unit done by another version runs again).
+    static var versionString: String { "dualcam \(version) (OpenCV \(OpenCVInfo.version))" }
 
     static let configuration = CommandConfiguration(
         commandName: "dualcam",
@@ -27,11 +29,12 @@ struct Dualcam: ParsableCommand {
               dualcam devices --size 1280x720 --fps 30 --format yuyv
               dualcam capture --wide /dev/video0 --tele /dev/video2 --count 100 --out pairs
               dualcam fuse --wide wide.png --samples lidar.csv --disparity wide.disparity.pfm --calibration rig.yaml -o depth.pfm
+              dualcam batch run manifest.yaml --task 0 --of 4
 
             Distances take a unit: 1.2m, 120cm, 1200mm, 4ft, 48in, inf.
             """,
-        version: "dualcam \(version) (OpenCV \(OpenCVInfo.version))",
-        subcommands: [ConvergeCommand.self, DepthCommand.self, EvalCommand.self, CalibrationCommand.self, CalibrateCommand.self, HomographyCommand.self, ImageCommand.self, SynthCommand.self, FuseCommand.self, BenchCommand.self, DevicesCommand.self, CaptureCommand.self]
+        version: versionString,
+        subcommands: [ConvergeCommand.self, DepthCommand.self, EvalCommand.self, CalibrationCommand.self, CalibrateCommand.self, HomographyCommand.self, ImageCommand.self, SynthCommand.self, FuseCommand.self, BatchCommand.self, BenchCommand.self, DevicesCommand.self, CaptureCommand.self]
     )
 
     /// ArgumentParser's own errors (unknown option, missing value) print the

@@ -3,7 +3,7 @@ import TestSupport
 import XCTest
 
 final class HelpAndVersionTests: XCTestCase {
-    static let subcommands = ["bench", "calibrate", "calibration", "capture", "converge", "depth", "devices", "eval", "fuse", "homography", "image", "synth"]
+    static let subcommands = ["batch", "bench", "calibrate", "calibration", "capture", "converge", "depth", "devices", "eval", "fuse", "homography", "image", "synth"]
 
     func testHelpListsEverySubcommandWithAPurposeAndAnExample() throws {
         let result = try E2E.succeed(["--help"])
@@ -43,6 +43,7 @@ final class HelpAndVersionTests: XCTestCase {
             ["calibration"], ["calibration", "show"], ["calibration", "convert"],
             ["calibrate"], ["calibrate", "run"], ["calibrate", "verify"], ["calibrate", "test"],
             ["homography"], ["image"], ["image", "info"], ["image", "convert"], ["synth"], ["bench"], ["converge"], ["depth"], ["eval"], ["fuse"],
+            ["batch"], ["batch", "plan"], ["batch", "run"], ["batch", "status"], ["batch", "collect"],
         ]
         for command in commands {
             let result = try E2E.succeed(command + ["--help"])

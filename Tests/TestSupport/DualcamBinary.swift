@@ -32,10 +32,15 @@ public enum DualcamBinary {
     /// sent SIGKILL and reported with status -1 (`Result.timedOut`), so a
     /// test of a former hang fails instead of hanging itself.
     @discardableResult
-    public static func run(_ arguments: [String], currentDirectory: URL? = nil, timeoutSeconds: Double? = nil) throws -> Result {
+    /// `environment` adds (or replaces) variables of this process's environment.
+    public static func run(_ arguments: [String], currentDirectory: URL? = nil, timeoutSeconds: Double? = nil,
+                           environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
