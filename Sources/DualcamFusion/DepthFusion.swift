@@ -214,6 +214,12 @@ public enum DepthFusion {
         // per pixel; the residual field only takes samples the global fit kept
         // (a sample on a fattened stereo edge would spread a false correction).
         let all = Raster(samples: samples, pixels: pixel, count: n) { verdicts[$0] != .outlier }
+        // Nothing may leave the range the used samples span (with a margin):
+        // a near-empty normalizer amplifies rounding into absurd values, and
+        // a stereo value far outside it (a match at the image border with
+        // almost no disparity: 1e5 m) would flatten the depth guide's scale.
+        let used = samples.indices.filter { verdicts[$0] != .outlier }.map { Float(1 / samples[$0].depthMetres) }
+        let lowest = 0.5 * (used.min() ?? 0), highest = 2 * (used.max() ?? .infinity)
         let fitted = Raster(samples: samples, pixels: pixel, count: n) { verdicts[$0] != .outlier && !gross[$0] }
 
         // 2-3. Completion in inverse depth. The distance to the samples, the
@@ -239,7 +245,7 @@ public enum DepthFusion {
             stages.append {
                 d = stereo.map { v -> Float in
                     let a = Float(fit.apply(Double(v)))
-                    return v.isFinite && a > 0 ? a : .nan
+                    return v.isFinite && a >= lowest && a <= highest ? a : .nan
                 }
                 corrected = try completion.locallyAligned(stereo: d, sampleValue: fitted.value, sampleWeight: fitted.weight,
                                                           smoother: options.residualSmoother)
@@ -261,10 +267,6 @@ public enum DepthFusion {
                 for p in 0..<n where fitted[p].isFinite { inverse[p] = fitted[p] }
             }
         }
-        // Nothing may leave the range the used samples span (with a margin):
-        // a near-empty normalizer amplifies rounding into absurd values.
-        let used = samples.indices.filter { verdicts[$0] != .outlier }.map { Float(1 / samples[$0].depthMetres) }
-        let lowest = 0.5 * (used.min() ?? 0), highest = 2 * (used.max() ?? .infinity)
         inverse.withUnsafeMutableBufferPointer { v in
             for p in 0..<n {
                 v[p] = v[p].isFinite && v[p] >= lowest && v[p] <= highest ? v[p] : (v[p].isFinite ? min(max(v[p], lowest), highest) : .nan)

@@ -22,6 +22,13 @@ struct FuseReport: Encodable {
         var outliers: Int
     }
 
+    /// The `--tele` stereo's search (max nil: no far limit).
+    struct DepthRange: Encodable {
+        var minM: Double
+        var maxM: Double?
+        var from: String
+    }
+
     var output: String
     var mode: String
     var type: String
@@ -31,10 +38,11 @@ struct FuseReport: Encodable {
     var coverage: Double
     var confidence: [String: Int]
     var fit: Fit?
+    var stereoDepthRange: DepthRange?
     var samples: Samples
     var timingsMs: [String: Double]
 
-    init(outcome: FusionOutcome, map: DepthMap, loaded: LoadedSamples, timings: [String: Double], output: String, mode: String) {
+    init(outcome: FusionOutcome, map: DepthMap, loaded: LoadedSamples, depthRange: StereoDepthRange?, timings: [String: Double], output: String, mode: String) {
         let r = outcome.result
         self.output = output
         self.mode = mode
@@ -51,6 +59,9 @@ struct FuseReport: Encodable {
         fit = r.fit.map { f in
             Fit(scale: f.scale, shift: f.shift, inliers: f.inlierCount, samplesWithStereo: f.usableCount,
                 residualRmsInverseMetres: f.residualRMS, residualSigmaRelative: f.residualSigma)
+        }
+        stereoDepthRange = depthRange.map { r in
+            DepthRange(minM: r.minDepthMetres, maxM: r.maxDepthMetres.isFinite ? r.maxDepthMetres : nil, from: r.origin.rawValue)
         }
         samples = Samples(used: loaded.samples.count, dropped: loaded.dropped, verified: r.count(.verified),
                           unverified: r.count(.unverified), outliers: r.count(.outlier))
