@@ -299,7 +299,7 @@ public enum DepthFusion {
         let unfiltered = zip(depth, confidence).map { $1 == .high ? $0 : Float.nan }
         timings.confidenceMilliseconds = clock.lap()
         return FusionResult(size: size, filteredDepth: depth, unfilteredDepth: unfiltered, confidence: confidence,
-                            fit: fit, verdicts: verdicts, timings: timings)
+                            fit: fit, samples: samples, verdicts: verdicts, timings: timings)
     }
 }
 

@@ -74,7 +74,9 @@ public struct FusionResult: Sendable {
     public var confidence: [FusionConfidenceLevel]
     /// The robust stereo alignment (nil without stereo).
     public var fit: ScaleShiftFit?
-    /// One verdict per input sample.
+    /// The samples fused, in the output grid (`FusionPipeline`: one per pixel).
+    public var samples: [MetricSample]
+    /// One verdict per sample of `samples`.
     public var verdicts: [SampleVerdict]
     public var timings: FusionTimings
 
