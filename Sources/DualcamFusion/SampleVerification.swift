@@ -251,3 +251,16 @@ struct SampleGrid {
     /// The indices in bucket `b`, in sample order.
     func members(_ b: Int) -> ArraySlice<Int> { order[start[b]..<start[b + 1]] }
 }
+
+extension SampleVerifier {
+    /// Stage "verify" of `DepthFusion`: the neighbour and plane tests
+    /// (`verify`), then the global stereo fit's verdict: a sample the aligned
+    /// stereo contradicts (`gross`) is an outlier unless its neighbours
+    /// confirm it (the stereo itself fails near depth edges); then it is used
+    /// for the fill but not trusted for high confidence (unverified).
+    func verdicts(_ samples: [MetricSample], size: PixelSize, gross: [Bool]?) -> [SampleVerdict] {
+        verify(samples, size: size).enumerated().map { i, v in
+            gross?[i] ?? false ? (v == .verified ? SampleVerdict.unverified : .outlier) : v
+        }
+    }
+}

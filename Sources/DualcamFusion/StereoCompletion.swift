@@ -1,0 +1,85 @@
+import Foundation
+
+/// Stages "smooth stereo" and "complete" of `DepthFusion` with stereo, in
+/// inverse depth v = 1/z.
+enum StereoCompletion {
+    /// The stereo's agreement with the samples-only fill `samplesOnly`:
+    /// its confidence times exp(-e^2), e = (D - F) / (tolerance (1 + dist / 2) F)
+    /// with D the locally aligned stereo `corrected`, F the fill and dist the
+    /// distance to the nearest used sample (the fill gets less certain away
+    /// from samples), so edge fattening and mismatches, which disagree, lose
+    /// their weight. Where F has no value (no sample reaches, e.g. beyond the
+    /// sensor's range) nothing contradicts the stereo and nothing confirms
+    /// it: `unreachedStereoAgreement` times its confidence. Also the depth
+    /// guide's input: D, else F. One exp per pixel: on two threads.
+    static func agreement(corrected: [Float], samplesOnly inverse: [Float], distance: [Float], stereoConfidence: [Float]?,
+                          options: DepthFusion.Options) -> (agreement: [Float], guideInverse: [Float]) {
+        let n = corrected.count
+        let tolerance = Float(options.stereoTolerance)
+        let unreachedTrust = Float(options.unreachedStereoAgreement)
+        var agreement = [Float](repeating: 0, count: n), guideInverse = [Float](repeating: 0, count: n)
+        agreement.withUnsafeMutableBufferPointer { agreement in
+            guideInverse.withUnsafeMutableBufferPointer { guideInverse in
+                Concurrently.inHalves(n) { range in
+                    for p in range {
+                        let c = corrected[p], v = inverse[p]
+                        guideInverse[p] = c.isFinite ? c : v
+                        guard c.isFinite else { continue }
+                        let confidence = stereoConfidence?[p] ?? 1
+                        guard v.isFinite else {
+                            agreement[p] = confidence * unreachedTrust
+                            continue
+                        }
+                        let e = (c - v) / (tolerance * (1 + distance[p] / 2) * v)
+                        agreement[p] = confidence * exp(-e * e)
+                    }
+                }
+            }
+        }
+        return (agreement, guideInverse)
+    }
+
+    /// Stage "smooth stereo": the locally aligned stereo `corrected` on its
+    /// surfaces, an edge-aware fill weighted by `agreement` that averages
+    /// its per-pixel noise (dense and symmetric, so planes stay planar), put
+    /// back onto the samples by a short-range fill of their residuals
+    /// (`FusionCompletion.smoothedStereo`).
+    static func smoothed(_ corrected: [Float], agreement: [Float], used: UsedSamples, completion: FusionCompletion,
+                         options: DepthFusion.Options) throws -> [Float] {
+        try completion.smoothedStereo(corrected, weight: agreement, sampleValue: used.fitted.value, sampleWeight: used.fitted.weight,
+                                      smoother: options.stereoSmoother, residualSmoother: options.stereoResidualSmoother)
+    }
+
+    /// Stage "complete": one confidence-weighted fill of the smoothed stereo
+    /// S with the samples in log inverse depth. Stereo weight: inverse
+    /// variance against a sample, stereoWeight min(1, (noise v^2 / sigma_d)^2)
+    /// times the agreement (a sample's 1/z has sigma noise v^2 with noise in
+    /// metres, the stereo a constant sigma_d: small far away, large near by),
+    /// at least `smoothedStereoWeight` times max(agreement, min(1, dist /
+    /// `smoothedStereoSampleDistance`)): where the stereo agrees, or far from
+    /// samples, where the samples-only fill it is compared with is uncertain.
+    static func complete(smoothed: [Float], agreement: [Float], distance: [Float], stereoSigma sigmaD: Float, used: UsedSamples,
+                         completion: FusionCompletion, options: DepthFusion.Options) throws -> [Float] {
+        let n = smoothed.count
+        let noise = Float(options.sampleNoiseMetres)
+        let floorWeight = Float(options.smoothedStereoWeight), reach = Float(options.smoothedStereoSampleDistance)
+        let stereoWeight = Float(options.stereoWeight)
+        var weights = [Float](repeating: 0, count: n)
+        weights.withUnsafeMutableBufferPointer { weights in
+            smoothed.withUnsafeBufferPointer { smoothed in
+                agreement.withUnsafeBufferPointer { agreement in
+                    distance.withUnsafeBufferPointer { distance in
+                        for p in 0..<n where smoothed[p].isFinite {
+                            let v = smoothed[p]
+                            let ratio = noise * v * v / sigmaD
+                            let inverseVariance = stereoWeight * min(1, max(1e-3, ratio * ratio)) * agreement[p]
+                            weights[p] = max(inverseVariance, floorWeight * max(agreement[p], min(1, distance[p] / reach)))
+                        }
+                    }
+                }
+            }
+        }
+        return try completion.fill(stereo: smoothed, stereoWeight: weights, sampleValue: used.all.value,
+                                   sampleWeight: used.all.weight, smoother: options.fillSmoother)
+    }
+}
