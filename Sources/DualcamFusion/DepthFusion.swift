@@ -177,6 +177,10 @@ public enum DepthFusion {
                 for p in 0..<n where fitted[p].isFinite { inverse[p] = fitted[p] }
             }
         }
+        inverse = used.clamped(inverse)
+        // Fill what is left. (Samples alone keep the morphology: on the 24x24
+        // grid the wide-hole fill measured RMSE 0.429 -> 0.590 m, abs rel 5.48 -> 5.07 %.)
+        inverse = try completion.fillRemainingHoles(inverse, wideHoleSmoother: mode == .stereo ? options.wideHoleSmoother : nil)
         // Planes continue into what nothing measures.
         if let extension_ = options.planeExtrapolation, mode.refines {
             let reach = extension_.reach(size: size, usedCount: used.count)
@@ -185,10 +189,6 @@ public enum DepthFusion {
             inverse = try extension_.apply(inverse, unsupported: unsupported, reach: reach, range: used.inverseRange,
                                            completion: completion)
         }
-        inverse = used.clamped(inverse)
-        // Fill what is left. (Samples alone keep the morphology: on the 24x24
-        // grid the wide-hole fill measured RMSE 0.429 -> 0.590 m, abs rel 5.48 -> 5.07 %.)
-        inverse = try completion.fillRemainingHoles(inverse, wideHoleSmoother: mode == .stereo ? options.wideHoleSmoother : nil)
         var depth = inverse.map { $0.isFinite && $0 > 0 ? 1 / $0 : Float.nan }
         timings.completeMilliseconds = clock.lap()
 

@@ -68,7 +68,7 @@ extension DepthFusion {
         public var lowSampleConfidence = 0.4
         public var fitOptions = ScaleShiftFitter.Options()
         /// Planes continued into what neither samples nor stereo reach (`PlaneExtrapolation`); nil turns it off.
-        public var planeExtrapolation: PlaneExtrapolation? = nil
+        public var planeExtrapolation: PlaneExtrapolation? = PlaneExtrapolation()
         /// Planes through the samples where the surface is one (`LocalPlanes`); nil turns them off.
         public var localPlanes: LocalPlanes? = LocalPlanes()
 

@@ -4,15 +4,16 @@ import Foundation
 
 /// Stage "extend planes" of `DepthFusion`: surfaces that neither samples
 /// nor stereo reach continue the planes next to them (hand-written: box sums
-/// of plane moments and an edge-aware spread of plane coefficients; no
+/// of plane moments and a normalized convolution of plane coefficients; no
 /// library extrapolates surfaces).
 ///
 /// Where nothing measures a surface (beyond the LiDAR's range outside the
 /// tele's view: the far part of a ceiling or a side wall, the edges of a
-/// back wall) the fills can only copy the nearest values, which are those
-/// of the sensor's range limit: the room's ceiling and side walls at 5-6 m
-/// came out at 4.9 m (AbsRel 19 % there). Surfaces there are mostly planes,
-/// and inverse depth is linear in pixel coordinates on a plane (`SampleVerifier`).
+/// back wall) the fills can only copy the nearest values, those of the
+/// sensor's range limit: in `synth --scene room` at 1280x960 the ceiling and
+/// the walls at 5-6 m outside the tele's view came out near 4.9 m. Surfaces
+/// there are mostly planes, and inverse depth is linear in pixel coordinates
+/// on a plane (`SampleVerifier`).
 ///
 /// Unsupported pixels: farther than R = max(`minimumReach`, `spacingFactor` s)
 /// px from every used sample (s = sqrt(N / n), the mean sample spacing) and
@@ -20,23 +21,29 @@ import Foundation
 /// half-resolution grid (2x2 blocks whose pixels are all supported, their
 /// mean 1/z), a plane v = a X + b Y + c (X, Y: half-resolution pixels about
 /// the image centre over the half width) is fitted by least squares over the
-/// (2k + 1)^2 window of every block within 2k of an unsupported one,
-/// k = max(4, R / 2) half-resolution px, from box sums of the moments. Its
-/// weight: coverage (supported fraction of the window) times
-/// exp(-(rms / (`planeTolerance` v))^2), so windows over a crease, an edge
-/// or a curved surface count little. a, b and c spread edge-aware with these
-/// weights (`FusionCompletion.halfResolutionFill`, `smoother`: far, and the
-/// reduced guide keeps object boundaries while the texture is averaged
-/// away), and every unsupported pixel takes its spread plane (bilinear from
-/// the half grid) where the spread weight is at least `minimumWeight` and the
-/// value stays in `range`. Elsewhere the map is unchanged.
+/// (2k + 1)^2 window around every block within `nearFactor` k of an
+/// unsupported one, k = max(4, `windowFactor` R) half-resolution px, from box
+/// sums of the moments (`PlaneMoments`), when at least half the window is
+/// supported. Its weight: the supported fraction times
+/// exp(-(rms / (`planeTolerance` v))^2), so windows over a crease, an edge or
+/// a curved surface count little. a, b and c spread by normalized Gaussian
+/// convolution, G(w a) / G(w) with sigma `spreadFactor` k, and every
+/// unsupported pixel takes its spread plane (bilinear from the half grid)
+/// where G(w) exceeds `minimumWeight` and the value stays in the used
+/// samples' range. Elsewhere the map is unchanged. (An edge-aware spread, the
+/// fast global smoother on the half-resolution guide, measured worse on the
+/// room: the walls' texture stops it and the nearest planes win; so did
+/// grouping the planes into surfaces and taking the nearest that reaches a
+/// pixel, which one badly sloped plane spoils.)
 public struct PlaneExtrapolation: Equatable, Sendable {
     public var minimumReach = 8.0
     public var spacingFactor = 2.0
     public var stereoReach = 1.0
+    public var windowFactor = 1.0
+    public var nearFactor = 2.5
+    public var spreadFactor = 0.6
     public var planeTolerance = 0.003
-    public var minimumWeight: Float = 1e-3
-    public var smoother = CVEdgeAware.SmootherParameters(lambda: 2400, sigmaColor: 12, iterations: 2)
+    public var minimumWeight: Float = 1e-20
 
     public init() {}
 
@@ -61,7 +68,7 @@ public struct PlaneExtrapolation: Equatable, Sendable {
         return far
     }
 
-    /// `inverse` with the unsupported pixels on the spread planes (see above).
+    /// `inverse` with the unsupported pixels on the continued planes (see above).
     func apply(_ inverse: [Float], unsupported: [Bool], reach: Double, range: ClosedRange<Float>,
                completion: FusionCompletion) throws -> [Float] {
         guard unsupported.contains(true) else { return inverse }
@@ -72,38 +79,33 @@ public struct PlaneExtrapolation: Equatable, Sendable {
         var hole = [Bool](repeating: false, count: hw * hh)
         for y in 0..<hh {
             for x in 0..<hw {
-                var sum = 0.0, count = 0, holes = 0
+                var sum = 0.0, count = 0, holes = 0, empty = 0
                 for dy in 0..<2 where 2 * y + dy < h {
                     for dx in 0..<2 where 2 * x + dx < w {
                         let p = (2 * y + dy) * w + 2 * x + dx
-                        if unsupported[p] || !inverse[p].isFinite { holes += 1 } else { sum += Double(inverse[p]); count += 1 }
+                        if unsupported[p] { holes += 1 } else if inverse[p].isFinite { sum += Double(inverse[p]); count += 1 } else { empty += 1 }
                     }
                 }
                 let q = y * hw + x
                 hole[q] = holes > 0
-                if holes == 0, count > 0 { value[q] = sum / Double(count); supported[q] = 1 }
+                if holes == 0, empty == 0, count > 0 { value[q] = sum / Double(count); supported[q] = 1 }
             }
         }
-        let k = max(4, Int((reach / 2).rounded()))
+        let k = max(4, Int((windowFactor * reach).rounded()))
         let moments = PlaneMoments(value: value, mask: supported, width: hw, height: hh)
-        let nearHole = Self.within(2 * k, of: hole, width: hw, height: hh)
-        var a = [Float](repeating: 0, count: hw * hh), b = a, c = a, weight = a
-        let full = Double((2 * k + 1) * (2 * k + 1)), tolerance = planeTolerance
-        for y in 0..<hh {
-            for x in 0..<hw where nearHole[y * hw + x] && supported[y * hw + x] > 0 {
-                guard let fit = moments.plane(x0: x - k, y0: y - k, x1: x + k, y1: y + k) else { continue }
-                let v = fit.a * moments.X(x) + fit.b * moments.Y(y) + fit.c
-                guard v > 0 else { continue }
-                let e = fit.rms / (tolerance * v)
-                let q = y * hw + x
-                weight[q] = Float(fit.count / full * exp(-e * e))
-                (a[q], b[q], c[q]) = (Float(fit.a), Float(fit.b), Float(fit.c))
-            }
+        let nodes = planes(moments, supported: supported, near: Self.within(Int((nearFactor * Double(k)).rounded()), of: hole, width: hw, height: hh), k: k)
+        guard !nodes.isEmpty else { return inverse }
+        // The planes spread by normalized Gaussian convolution: G(w a) / G(w).
+        var weight = [Float](repeating: 0, count: hw * hh), wa = weight, wb = weight, wc = weight
+        for n in nodes {
+            weight[n.index] = n.weight
+            wa[n.index] = n.weight * Float(n.a)
+            wb[n.index] = n.weight * Float(n.b)
+            wc[n.index] = n.weight * Float(n.c)
         }
-        guard weight.contains(where: { $0 > 0 }) else { return inverse }
-        let spreadA = try completion.halfResolutionFill(a, weight, smoother)
-        let spreadB = try completion.halfResolutionFill(b, weight, smoother).values
-        let spreadC = try completion.halfResolutionFill(c, weight, smoother).values
+        let sigma = spreadFactor * Double(k)
+        func blur(_ f: [Float]) throws -> [Float] { FloatMaps.floats(try CVImgproc.gaussianBlur(try FloatMaps.mat(f, half), sigma: sigma)) }
+        let gw = try blur(weight), ga = try blur(wa), gb = try blur(wb), gc = try blur(wc)
         var out = inverse
         for y in 0..<h {
             // Full-size pixel centres on the half grid: (x + 0.5) / 2 - 0.5.
@@ -117,12 +119,39 @@ public struct PlaneExtrapolation: Equatable, Sendable {
                     let bottom = f[y1 * hw + x0] * (1 - fx) + f[y1 * hw + x1] * fx
                     return top * (1 - fy) + bottom * fy
                 }
-                guard bilinear(spreadA.weight) >= minimumWeight else { continue }
-                let v = bilinear(spreadA.values) * Float(moments.X(gx)) + bilinear(spreadB) * Float(moments.Y(gy)) + bilinear(spreadC)
+                let total = bilinear(gw)
+                guard total > minimumWeight else { continue }
+                let v = (bilinear(ga) * Float(moments.X(gx)) + bilinear(gb) * Float(moments.Y(gy)) + bilinear(gc)) / total
                 if v.isFinite, range.contains(v) { out[y * w + x] = v }
             }
         }
         return out
+    }
+
+    /// A plane fitted around one half-grid block next to the unsupported region.
+    struct Node {
+        var index: Int
+        var x: Int, y: Int
+        var a: Double, b: Double, c: Double
+        var weight: Float
+    }
+
+    /// The planes of the supported blocks within 2k of a hole (`near`), over
+    /// (2k + 1)^2 windows, weighted by coverage x exp(-(rms / (tolerance v))^2).
+    func planes(_ moments: PlaneMoments, supported: [Double], near: [Bool], k: Int) -> [Node] {
+        let hw = moments.width, hh = moments.height
+        let full = Double((2 * k + 1) * (2 * k + 1))
+        var nodes: [Node] = []
+        for y in 0..<hh {
+            for x in 0..<hw where near[y * hw + x] {
+                guard let fit = moments.plane(x0: x - k, y0: y - k, x1: x + k, y1: y + k), fit.count >= 0.5 * full else { continue }
+                let v = fit.a * moments.X(x) + fit.b * moments.Y(y) + fit.c
+                guard v > 0 else { continue }
+                let e = fit.rms / (planeTolerance * v)
+                nodes.append(Node(index: y * hw + x, x: x, y: y, a: fit.a, b: fit.b, c: fit.c, weight: Float(fit.count / full * exp(-e * e))))
+            }
+        }
+        return nodes
     }
 
     /// Cells within `radius` (Chebyshev) of a true cell of `mask`.
@@ -159,62 +188,3 @@ public struct PlaneExtrapolation: Equatable, Sendable {
     }
 }
 
-/// Box sums of the moments of masked values on a grid (integral images, in
-/// Double), for least-squares planes v = a X + b Y + c over any rectangle.
-struct PlaneMoments {
-    let width: Int, height: Int
-    /// Integral images of 1, X, Y, XX, XY, YY, v, Xv, Yv, vv over the mask, (width + 1) x (height + 1).
-    private var sums: [[Double]]
-
-    /// X and Y of a grid point: about the grid's centre, over its width.
-    func X(_ x: Double) -> Double { (x - Double(width) / 2) / Double(width) }
-    func Y(_ y: Double) -> Double { (y - Double(height) / 2) / Double(width) }
-    func X(_ x: Int) -> Double { X(Double(x)) }
-    func Y(_ y: Int) -> Double { Y(Double(y)) }
-
-    init(value: [Double], mask: [Double], width: Int, height: Int) {
-        self.width = width
-        self.height = height
-        let stride = width + 1
-        sums = [[Double]](repeating: [Double](repeating: 0, count: stride * (height + 1)), count: 10)
-        for y in 0..<height {
-            var row = [Double](repeating: 0, count: 10)
-            for x in 0..<width {
-                let m = mask[y * width + x]
-                if m > 0 {
-                    let X = self.X(x), Y = self.Y(y), v = value[y * width + x]
-                    let terms = [1, X, Y, X * X, X * Y, Y * Y, v, X * v, Y * v, v * v]
-                    for t in 0..<10 { row[t] += m * terms[t] }
-                }
-                let at = (y + 1) * stride + x + 1
-                for t in 0..<10 { sums[t][at] = sums[t][at - stride] + row[t] }
-            }
-        }
-    }
-
-    /// The least-squares plane over [x0, x1] x [y0, y1] (clipped to the grid):
-    /// coefficients, the weighted count and the RMS residual; nil when the
-    /// points do not span a plane (fewer than 12, or degenerate).
-    func plane(x0: Int, y0: Int, x1: Int, y1: Int) -> (a: Double, b: Double, c: Double, count: Double, rms: Double)? {
-        let lx = max(0, x0), ly = max(0, y0), hx = min(width - 1, x1), hy = min(height - 1, y1)
-        guard lx <= hx, ly <= hy else { return nil }
-        let stride = width + 1
-        func box(_ t: Int) -> Double {
-            let s = sums[t]
-            return s[(hy + 1) * stride + hx + 1] - s[ly * stride + hx + 1] - s[(hy + 1) * stride + lx] + s[ly * stride + lx]
-        }
-        let n = box(0), sx = box(1), sy = box(2), sxx = box(3), sxy = box(4), syy = box(5)
-        let sv = box(6), sxv = box(7), syv = box(8), svv = box(9)
-        guard n >= 12 else { return nil }
-        // Centred moments (about the mean point) keep the 3x3 system well conditioned.
-        let mx = sx / n, my = sy / n, mv = sv / n
-        let cxx = sxx / n - mx * mx, cxy = sxy / n - mx * my, cyy = syy / n - my * my
-        let cxv = sxv / n - mx * mv, cyv = syv / n - my * mv, cvv = svv / n - mv * mv
-        let det = cxx * cyy - cxy * cxy
-        guard det > 1e-12 * max(1e-30, cxx * cyy) else { return nil }
-        let a = (cxv * cyy - cyv * cxy) / det, b = (cyv * cxx - cxv * cxy) / det
-        let c = mv - a * mx - b * my
-        let residual = cvv - a * cxv - b * cyv
-        return (a, b, c, n, max(0, residual).squareRoot())
-    }
-}
