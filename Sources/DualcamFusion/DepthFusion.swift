@@ -131,7 +131,10 @@ public enum DepthFusion {
         timings.alignMilliseconds = clock.lap()
         var verifier = SampleVerifier(focalPixels: options.focalPixels)
         verifier.noiseMetres = options.sampleNoiseMetres
-        let verdicts = verifier.verdicts(samples, size: size, gross: alignment?.gross)
+        verifier = verifier.adapted(samplesPerPixel: Double(samples.count) / Double(n))
+        let (verdicts, planeResiduals) = verifier.verdicts(samples, size: size, gross: alignment?.gross)
+        let noise = SampleNoise.estimate(depthsMetres: samples.map(\.depthMetres), residualMetres: planeResiduals,
+                                         fallback: SampleNoise(absoluteMetres: options.sampleNoiseMetres))
         try guides.wait()
         timings.verifyMilliseconds = clock.lap()
         let used = UsedSamples(samples, pixels: pixel, count: n, verdicts: verdicts, gross: alignment?.gross)
@@ -202,10 +205,14 @@ public enum DepthFusion {
         if options.edgeRelabel.radius > 0 && mode.refines {
             depth = try completion.relabelEdges(depth, keeping: confidence, options.edgeRelabel)
         }
+        // Keep verified samples: the filtered output agrees with each within its noise.
+        if let sigmas = options.keepVerifiedSigmas {
+            depth = KeepVerifiedSamples.apply(depth, size: size, samples: samples, pixels: pixel, verdicts: verdicts, noise: noise, sigmas: sigmas)
+        }
         let unfiltered = zip(depth, confidence).map { $1 == .high ? $0 : Float.nan }
         timings.confidenceMilliseconds = clock.lap()
         return FusionResult(size: size, filteredDepth: depth, unfilteredDepth: unfiltered, confidence: confidence,
-                            fit: alignment?.fit, samples: samples, verdicts: verdicts, timings: timings)
+                            fit: alignment?.fit, samples: samples, verdicts: verdicts, sampleNoise: noise, timings: timings)
     }
 }
 

@@ -67,6 +67,9 @@ extension DepthFusion {
         /// Samples below this confidence never make a pixel high-confidence.
         public var lowSampleConfidence = 0.4
         public var fitOptions = ScaleShiftFitter.Options()
+        /// Filtered output at a verified sample's pixel stays within this
+        /// many noise sigmas of it (`KeepVerifiedSamples`); nil: not enforced.
+        public var keepVerifiedSigmas: Double? = 3
         /// Planes continued into what neither samples nor stereo reach (`PlaneExtrapolation`); nil turns it off.
         public var planeExtrapolation: PlaneExtrapolation? = PlaneExtrapolation()
         /// Planes through the samples where the surface is one (`LocalPlanes`); nil turns them off.

@@ -78,6 +78,8 @@ public struct FusionResult: Sendable {
     public var samples: [MetricSample]
     /// One verdict per sample of `samples`.
     public var verdicts: [SampleVerdict]
+    /// The samples' noise as estimated from them (`SampleNoise`).
+    public var sampleNoise: SampleNoise
     public var timings: FusionTimings
 
     public func count(_ verdict: SampleVerdict) -> Int { verdicts.lazy.filter { $0 == verdict }.count }

@@ -20,6 +20,9 @@ struct FuseReport: Encodable {
         var verified: Int
         var unverified: Int
         var outliers: Int
+        /// Their estimated noise, sigma = absolute + relative x depth.
+        var noiseAbsoluteM: Double
+        var noiseRelative: Double
     }
 
     /// The `--tele` stereo's search (max nil: no far limit).
@@ -64,7 +67,8 @@ struct FuseReport: Encodable {
             DepthRange(minM: r.minDepthMetres, maxM: r.maxDepthMetres.isFinite ? r.maxDepthMetres : nil, from: r.origin.rawValue)
         }
         samples = Samples(used: loaded.samples.count, dropped: loaded.dropped, verified: r.count(.verified),
-                          unverified: r.count(.unverified), outliers: r.count(.outlier))
+                          unverified: r.count(.unverified), outliers: r.count(.outlier),
+                          noiseAbsoluteM: r.sampleNoise.absoluteMetres, noiseRelative: r.sampleNoise.relative)
         var ms = timings
         ms["prepare"] = outcome.prepareMilliseconds
         ms["align"] = r.timings.alignMilliseconds

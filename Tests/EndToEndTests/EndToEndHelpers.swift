@@ -125,6 +125,8 @@ enum E2E {
     static func commandPath(_ arguments: [String]) -> [String] {
         guard let first = arguments.first, let children = commandTree[first] else { return [] }
         if arguments.count > 1, children.contains(arguments[1]) { return [first, arguments[1]] }
+        // `dualcam calibrate` without a subcommand runs `calibrate run`.
+        if first == "calibrate", !(arguments.dropFirst().first.map { ["--help", "-h"].contains($0) } ?? false) { return [first, "run"] }
         return [first]
     }
 
