@@ -13,11 +13,16 @@ import Foundation
 /// - nearest-sample fill: every pixel takes the depth of the nearest sample
 ///   (4-connected flood from all samples, outliers included);
 /// - aligned stereo: the stereo the fusion used with the fusion's global
-///   scale/shift (its own pixels; the fused map scored on the same pixels);
+///   scale/shift, kept where it falls within the range the fusion keeps it
+///   in (`FusionResult.stereoInverseRange`; its own pixels, the fused map
+///   scored on the same pixels);
 /// - aligned SGBM (rectified pairs): OpenCV's SGBM_3WAY as `OpenCVStereoBaseline`
 ///   runs it at the full size, searching the depths the samples span,
-///   fitted to the samples by `ScaleShiftFitter` (1/z = s d + t), then
-///   area-resized to the output (its own pixels, likewise).
+///   fitted to the samples by `ScaleShiftFitter` (1/z = s d + t), kept within
+///   the same range, then area-resized to the output (its own pixels, likewise).
+/// Outside that range an aligned value is a border or occlusion mismatch
+/// (Aloe at 320x277: a handful of matches near zero disparity, at 1e5 m,
+/// took the aligned stereo's AbsRel to 95 %).
 /// Honesty: verified samples whose filtered output is more than 3 sample
 /// noise sigmas (the scene's true noise) off the sample.
 public struct FusionYardstickRun: Sendable {
@@ -29,6 +34,10 @@ public struct FusionYardstickRun: Sendable {
     public var fusedOnStereo: DepthErrors?
     public var alignedSGBM: DepthErrors?
     public var fusedOnSGBM: DepthErrors?
+    /// The baselines' depth maps on the output grid (metres, NaN = none).
+    public var nearestDepth: [Float]
+    public var alignedStereoDepth: [Float]?
+    public var alignedSGBMDepth: [Float]?
     /// Verified samples, and those whose filtered output is off by more than 3 noise sigmas.
     public var verified: Int
     public var verifiedOffNoise: Int
@@ -62,19 +71,22 @@ extension FusionYardstick {
         let fused = try DepthMetrics.compareSplit(
             estimate: try DepthMap(size: outputSize, values: result.filteredDepth, type: .depth),
             truth: try DepthMap(size: outputSize, values: truth, type: .depth), bandRadius: 2)
-        let nearest = try DepthMetrics.compare(estimateMetres: nearestSampleFill(outputSize), truthMetres: truth, size: outputSize)
-        var alignedStereo: DepthErrors?, fusedOnStereo: DepthErrors?
-        if let map = stereoMap?.map, let fit = result.fit {
+        let nearestDepth = nearestSampleFill(outputSize)
+        let nearest = try DepthMetrics.compare(estimateMetres: nearestDepth, truthMetres: truth, size: outputSize)
+        var alignedStereo: DepthErrors?, fusedOnStereo: DepthErrors?, alignedStereoDepth: [Float]?
+        if let map = stereoMap?.map, let fit = result.fit, let range = result.stereoInverseRange {
             let aligned = map.values.map { z -> Float in
-                let v = z.isFinite && z > 0 ? fit.apply(Double(1 / z)) : .nan
-                return v > 0 ? Float(1 / v) : .nan
+                let v = z.isFinite && z > 0 ? Float(fit.apply(Double(1 / z))) : .nan
+                return range.contains(v) ? 1 / v : .nan
             }
+            alignedStereoDepth = aligned
             alignedStereo = try DepthMetrics.compare(estimateMetres: aligned, truthMetres: truth, size: outputSize)
             fusedOnStereo = try DepthMetrics.compare(estimateMetres: result.filteredDepth, truthMetres: truth, size: outputSize,
                                                      mask: aligned.map(\.isFinite))
         }
         var alignedSGBM: DepthErrors?, fusedOnSGBM: DepthErrors?
-        if let sgbm = try alignedSGBMDepth(outputSize: outputSize) {
+        let sgbmDepth = try alignedSGBMDepth(outputSize: outputSize, within: result.stereoInverseRange)
+        if let sgbm = sgbmDepth {
             alignedSGBM = try DepthMetrics.compare(estimateMetres: sgbm, truthMetres: truth, size: outputSize)
             fusedOnSGBM = try DepthMetrics.compare(estimateMetres: result.filteredDepth, truthMetres: truth, size: outputSize,
                                                    mask: sgbm.map(\.isFinite))
@@ -88,7 +100,8 @@ extension FusionYardstick {
         }
         return FusionYardstickRun(
             label: "\(name) \(outputSize)", outputSize: outputSize, fused: fused, nearest: nearest, alignedStereo: alignedStereo,
-            fusedOnStereo: fusedOnStereo, alignedSGBM: alignedSGBM, fusedOnSGBM: fusedOnSGBM, verified: verified,
+            fusedOnStereo: fusedOnStereo, alignedSGBM: alignedSGBM, fusedOnSGBM: fusedOnSGBM, nearestDepth: nearestDepth,
+            alignedStereoDepth: alignedStereoDepth, alignedSGBMDepth: sgbmDepth, verified: verified,
             verifiedOffNoise: off, milliseconds: milliseconds, outcome: outcome, truth: truth)
     }
 
@@ -117,8 +130,8 @@ extension FusionYardstick {
     }
 
     /// OpenCV SGBM_3WAY on a rectified pair, fitted to the samples, as depth
-    /// on the output grid (NaN = no match); nil for other rigs.
-    func alignedSGBMDepth(outputSize: PixelSize) throws -> [Float]? {
+    /// on the output grid (NaN = no match, or 1/z outside `kept`); nil for other rigs.
+    func alignedSGBMDepth(outputSize: PixelSize, within kept: ClosedRange<Float>? = nil) throws -> [Float]? {
         guard let geometry = rectified,
               let range = StereoDepthRange.fromSamples(depthsMetres: samples.map(\.depth)) else { return nil }
         let search = max(16, Int((geometry.disparityPixels(depthMetres: range.minDepthMetres) / 16).rounded(.up)) * 16)
@@ -128,8 +141,8 @@ extension FusionYardstick {
         }
         let fit = try ScaleShiftFitter.fit(pairs, options: ScaleShiftFitter.Options())
         let depth = disparity.map { d -> Float in
-            let v = d.isFinite ? fit.apply(Double(d)) : .nan
-            return v > 0 ? Float(1 / v) : .nan
+            let v = d.isFinite ? Float(fit.apply(Double(d))) : .nan
+            return v > 0 && kept?.contains(v) ?? true ? 1 / v : .nan
         }
         return try DepthMap(size: wideSize, values: depth, type: .depth).resized(to: outputSize, method: .area).values
     }

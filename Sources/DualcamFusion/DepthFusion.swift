@@ -212,7 +212,8 @@ public enum DepthFusion {
         let unfiltered = zip(depth, confidence).map { $1 == .high ? $0 : Float.nan }
         timings.confidenceMilliseconds = clock.lap()
         return FusionResult(size: size, filteredDepth: depth, unfilteredDepth: unfiltered, confidence: confidence,
-                            fit: alignment?.fit, samples: samples, verdicts: verdicts, sampleNoise: noise, timings: timings)
+                            fit: alignment?.fit, stereoInverseRange: alignment == nil ? nil : used.inverseRange, samples: samples,
+                            verdicts: verdicts, sampleNoise: noise, timings: timings)
     }
 }
 
