@@ -28,8 +28,9 @@ import Foundation
 ///    in log inverse depth, guided by the colour image and the stereo's depth
 ///    edges. Stereo weight: inverse variance against a sample (sample sigma
 ///    noise v^2, stereo sigma the robust residual), at least a floor where the
-///    stereo agrees with the samples or lies far from them. Without stereo
-///    the samples alone are filled.
+///    stereo agrees with the samples or lies far from them; none where the
+///    stereo measured nothing and the samples reach (there S is only the
+///    smoothing's extension). Without stereo the samples alone are filled.
 /// 5. Local planes: where the samples around a pixel lie on one plane
 ///    (linear in inverse depth) that agrees with the fill there, the pixel
 ///    takes that plane (`LocalPlanes`): the fills are piecewise smooth, not
@@ -169,8 +170,9 @@ public enum DepthFusion {
                 ? try completion.withDepthGuide(guideInverse, depthGain: Float(options.depthGuideGain)) : completion
             let smoothed = try StereoCompletion.smoothed(corrected, agreement: agreement, used: used, completion: guided, options: options)
             let sigma = alignment.inverseDepthSigma(aligned: aligned, samples: samples, pixels: pixel, verdicts: verdicts)
-            inverse = try StereoCompletion.complete(smoothed: smoothed, agreement: agreement, distance: distance, stereoSigma: sigma,
-                                                    used: used, completion: guided, options: options)
+            inverse = try StereoCompletion.complete(smoothed: smoothed, corrected: corrected, samplesOnly: inverse, agreement: agreement,
+                                                    distance: distance, stereoSigma: sigma, used: used, completion: guided,
+                                                    options: options)
         }
         // Local planes of the samples replace the fill where they apply.
         if let planes = options.localPlanes, mode.refines {
