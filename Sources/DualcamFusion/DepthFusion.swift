@@ -26,8 +26,10 @@ import Foundation
 ///    it back onto the samples.
 /// 4. Complete: one more confidence-weighted fill of S + R' with the samples
 ///    in log inverse depth, guided by the colour image and the stereo's depth
-///    edges. Stereo weight: inverse variance against a sample (sample sigma
-///    noise v^2, stereo sigma the robust residual), at least a floor where the
+///    edges (in occlusion bands, the nearest sample's depth:
+///    `StereoCompletion.guideInOcclusionBands`). Stereo weight: inverse
+///    variance against a sample (sample sigma noise v^2, stereo sigma the
+///    robust residual), at least a floor where the
 ///    stereo agrees with the samples or lies far from them; none where the
 ///    stereo measured nothing and the samples reach (there S is only the
 ///    smoothing's extension). Without stereo the samples alone are filled.
@@ -164,8 +166,10 @@ public enum DepthFusion {
         try Concurrently.run(stages)
         // Smooth the stereo, complete.
         if let corrected, let alignment {
-            let (agreement, guideInverse) = StereoCompletion.agreement(
+            let (agreement, samplesGuide) = StereoCompletion.agreement(
                 corrected: corrected, samplesOnly: inverse, distance: distance, stereoConfidence: input.stereoConfidence, options: options)
+            let guideInverse = StereoCompletion.guideInOcclusionBands(samplesGuide, corrected: corrected, samples: used.all,
+                                                                      usedCount: used.count, size: size, options: options)
             let guided = options.depthGuideGain > 0
                 ? try completion.withDepthGuide(guideInverse, depthGain: Float(options.depthGuideGain)) : completion
             let smoothed = try StereoCompletion.smoothed(corrected, agreement: agreement, used: used, completion: guided, options: options)

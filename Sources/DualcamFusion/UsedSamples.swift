@@ -52,4 +52,28 @@ struct Raster {
         }
         for p in 0..<count where weight[p] > 0 { value[p] /= weight[p] }
     }
+
+    /// Every pixel takes the value of the nearest rasterized sample (4-connected
+    /// breadth-first flood from all of them at once; NaN without samples).
+    func nearestFill(_ size: PixelSize) -> [Float] {
+        let w = size.width, h = size.height
+        var out = [Float](repeating: .nan, count: w * h)
+        var queue: [Int] = []
+        queue.reserveCapacity(w * h)
+        for p in 0..<(w * h) where weight[p] > 0 {
+            out[p] = value[p]
+            queue.append(p)
+        }
+        var head = 0
+        while head < queue.count {
+            let p = queue[head]
+            head += 1
+            let x = p % w, v = out[p]
+            if x + 1 < w, out[p + 1].isNaN { out[p + 1] = v; queue.append(p + 1) }
+            if x > 0, out[p - 1].isNaN { out[p - 1] = v; queue.append(p - 1) }
+            if p + w < w * h, out[p + w].isNaN { out[p + w] = v; queue.append(p + w) }
+            if p >= w, out[p - w].isNaN { out[p - w] = v; queue.append(p - w) }
+        }
+        return out
+    }
 }
