@@ -27,10 +27,8 @@ import Foundation
 /// 4. Complete: one more confidence-weighted fill of S + R' with the samples
 ///    in log inverse depth, guided by the colour image and the stereo's depth
 ///    edges (in occlusion bands, the nearest sample's depth:
-///    `StereoCompletion.guideInOcclusionBands`). Stereo weight: inverse
-///    variance against a sample (sample sigma noise v^2, stereo sigma the
-///    robust residual), at least a floor where the
-///    stereo agrees with the samples or lies far from them; none where the
+///    `StereoCompletion.guideInOcclusionBands`). Stereo weight: a floor
+///    times its agreement with the samples, or more far from them; none where the
 ///    stereo measured nothing and the samples reach (there S is only the
 ///    smoothing's extension). Without stereo the samples alone are filled.
 /// 5. Local planes: where the samples around a pixel lie on one plane
@@ -165,7 +163,7 @@ public enum DepthFusion {
         }
         try Concurrently.run(stages)
         // Smooth the stereo, complete.
-        if let corrected, let alignment {
+        if let corrected {
             let (agreement, samplesGuide) = StereoCompletion.agreement(
                 corrected: corrected, samplesOnly: inverse, distance: distance, stereoConfidence: input.stereoConfidence, options: options)
             let guideInverse = StereoCompletion.guideInOcclusionBands(samplesGuide, corrected: corrected, samples: used.all,
@@ -173,9 +171,8 @@ public enum DepthFusion {
             let guided = options.depthGuideGain > 0
                 ? try completion.withDepthGuide(guideInverse, depthGain: Float(options.depthGuideGain)) : completion
             let smoothed = try StereoCompletion.smoothed(corrected, agreement: agreement, used: used, completion: guided, options: options)
-            let sigma = alignment.inverseDepthSigma(aligned: aligned, samples: samples, pixels: pixel, verdicts: verdicts)
             inverse = try StereoCompletion.complete(smoothed: smoothed, corrected: corrected, samplesOnly: inverse, agreement: agreement,
-                                                    distance: distance, stereoSigma: sigma, used: used, completion: guided,
+                                                    distance: distance, used: used, completion: guided,
                                                     options: options)
         }
         // Local planes of the samples replace the fill where they apply.

@@ -49,9 +49,8 @@ extension DepthFusion {
         /// abs rel 14.3 -> 11.6 % (lambda 600: the same; 9600: 12.6 %; colour
         /// sigma 24: 15.2 %); nil leaves them to the last-resort morphology.
         public var wideHoleSmoother: CVEdgeAware.SmootherParameters? = .init(lambda: 2400, sigmaColor: 12, iterations: 2)
-        /// Weight of a stereo pixel relative to a sample of confidence 1, before inverse-variance weighting.
-        public var stereoWeight = 0.05
-        /// The samples' depth noise (sigma, metres) for the inverse-variance weighting.
+        /// The samples' depth noise (sigma, metres): the verifier's plane test,
+        /// high confidence, the local planes, `SampleNoise`'s fallback.
         public var sampleNoiseMetres = 0.01
         /// Weight of the aligned stereo's depth edges in the final fill's guide (0: colour only).
         public var depthGuideGain = 1.0

@@ -27,15 +27,4 @@ struct StereoAlignment {
             return v.isFinite && a >= range.lowerBound && a <= range.upperBound ? a : .nan
         }
     }
-
-    /// The stereo's noise in inverse depth (1/m): 1.4826 x the median
-    /// |D(p_i) - 1/z_i| over the samples used and kept by the fit (at least 1e-4).
-    func inverseDepthSigma(aligned d: [Float], samples: [MetricSample], pixels: [Int], verdicts: [SampleVerdict]) -> Float {
-        let residuals = samples.indices.compactMap { i -> Double? in
-            let v = d[pixels[i]]
-            guard v.isFinite, verdicts[i] != .outlier, !gross[i] else { return nil }
-            return abs(Double(v) - 1 / samples[i].depthMetres)
-        }
-        return Float(max(1e-4, 1.4826 * ScaleShiftFitter.median(residuals)))
-    }
 }

@@ -97,13 +97,13 @@ enum StereoCompletion {
     }
 
     /// Stage "complete": one confidence-weighted fill of the smoothed stereo
-    /// S with the samples in log inverse depth. Stereo weight: inverse
-    /// variance against a sample, stereoWeight min(1, (noise v^2 / sigma_d)^2)
-    /// times the agreement (a sample's 1/z has sigma noise v^2 with noise in
-    /// metres, the stereo a constant sigma_d: small far away, large near by),
-    /// at least `smoothedStereoWeight` times max(agreement, min(1, dist /
-    /// `smoothedStereoSampleDistance`)): where the stereo agrees, or far from
-    /// samples, where the samples-only fill it is compared with is uncertain.
+    /// S with the samples in log inverse depth. Stereo weight (relative to a
+    /// sample of confidence 1): `smoothedStereoWeight` times max(agreement,
+    /// min(1, dist / `smoothedStereoSampleDistance`)): where the stereo
+    /// agrees, or far from samples, where the samples-only fill it is
+    /// compared with is uncertain. (An inverse-variance term, 0.05 min(1,
+    /// (sample sigma v^2 / stereo sigma)^2) times the agreement, was never
+    /// above this floor: retired in issue 19's round, outputs bit-identical.)
     /// Where the stereo measured nothing (`corrected` NaN: occlusions, its
     /// holes) S is the smoothing's own extension, not a measurement: it
     /// takes no weight where the samples-only fill `samplesOnly` reaches, so
@@ -114,22 +114,16 @@ enum StereoCompletion {
     /// 1.52 %, real conditions 1.94 -> 1.86 %.) Where no sample reaches
     /// (beyond the LiDAR's range) it keeps its weight: nothing else knows.
     static func complete(smoothed: [Float], corrected: [Float], samplesOnly: [Float], agreement: [Float], distance: [Float],
-                         stereoSigma sigmaD: Float, used: UsedSamples,
-                         completion: FusionCompletion, options: DepthFusion.Options) throws -> [Float] {
+                         used: UsedSamples, completion: FusionCompletion, options: DepthFusion.Options) throws -> [Float] {
         let n = smoothed.count
-        let noise = Float(options.sampleNoiseMetres)
         let floorWeight = Float(options.smoothedStereoWeight), reach = Float(options.smoothedStereoSampleDistance)
-        let stereoWeight = Float(options.stereoWeight)
         var weights = [Float](repeating: 0, count: n)
         weights.withUnsafeMutableBufferPointer { weights in
             smoothed.withUnsafeBufferPointer { smoothed in
                 agreement.withUnsafeBufferPointer { agreement in
                     distance.withUnsafeBufferPointer { distance in
                         for p in 0..<n where smoothed[p].isFinite && (corrected[p].isFinite || !samplesOnly[p].isFinite) {
-                            let v = smoothed[p]
-                            let ratio = noise * v * v / sigmaD
-                            let inverseVariance = stereoWeight * min(1, max(1e-3, ratio * ratio)) * agreement[p]
-                            weights[p] = max(inverseVariance, floorWeight * max(agreement[p], min(1, distance[p] / reach)))
+                            weights[p] = floorWeight * max(agreement[p], min(1, distance[p] / reach))
                         }
                     }
                 }

@@ -30,7 +30,7 @@ final class StereoCompletionTests: XCTestCase {
         let completion = try FusionCompletion(size: size, guideRGB: guide)
         let out = try StereoCompletion.complete(
             smoothed: smoothed, corrected: corrected, samplesOnly: samplesOnly, agreement: [Float](repeating: 1, count: n),
-            distance: [Float](repeating: 3, count: n), stereoSigma: 0.01, used: used, completion: completion,
+            distance: [Float](repeating: 3, count: n), used: used, completion: completion,
             options: DepthFusion.Options(focalPixels: 100))
         return ((0..<n).filter(inBand).map { out[$0] }, (0..<n).filter { !inBand($0) }.map { out[$0] })
     }
