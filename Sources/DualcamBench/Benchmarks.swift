@@ -29,6 +29,9 @@ public enum Benchmarks {
         Entry(name: "fuse", summary: "fuse a 640x480 wide image, 2 % LiDAR samples and a stereo disparity into 320x240 absolute depth") { runs in
             try FuseBenchmark.run(runs: runs)
         },
+        Entry(name: "fuse-real", summary: "fusion accuracy on Middlebury Aloe (real, samples from its ground truth) and synth's default room, one-step --tele, with nearest-sample and aligned-stereo baselines") { runs in
+            try FuseRealBenchmark.run(runs: runs)
+        },
         Entry(name: "depth", summary: "filtered stereo depth, 640x480 wide/tele -> 320x240, vs OpenCV SGBM + WLS; quality vs ground truth") { runs in
             try DepthBenchmark.run(name: "depth", input: PixelSize(width: 640, height: 480),
                                    output: PixelSize(width: 320, height: 240), runs: runs)

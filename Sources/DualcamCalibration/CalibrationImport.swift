@@ -39,6 +39,9 @@ public enum CalibrationImport {
         /// The stereo_calib companion file (extrinsics.yml when reading
         /// intrinsics.yml, or the reverse); default: found next to the file.
         public var companionFile: URL?
+        /// What an error about a missing image size tells the user to do
+        /// (the command that can take it names its flag).
+        public var imageSizeAdvice = "convert it once with dualcam calibration convert FILE rig.yaml --image-size WxH"
 
         public init(imageSize: PixelSize? = nil, patternUnit: LengthUnit = .millimetre,
                     firstCamera: FrameName = .wide, secondCamera: FrameName = .tele, companionFile: URL? = nil) {

@@ -26,7 +26,7 @@ enum OpenCVSampleImport {
         let intr = try OpenCVDocument(url: intrinsics)
         let extr = try OpenCVDocument(url: extrinsics)
         guard let size = try options.imageSize ?? intr.optionalSize(width: "image_width", height: "image_height") else {
-            throw DualcamError.format(path: intrinsics.path, reason: "OpenCV stereo_calib files do not record the image size; give it with --image-size WxH (e.g. 640x480)")
+            throw DualcamError.format(path: intrinsics.path, reason: "OpenCV stereo_calib files do not record the image size; \(options.imageSizeAdvice)")
         }
         let first = options.firstCamera, second = options.secondCamera
         guard first != second else {

@@ -24,6 +24,10 @@ public struct LiveCaptureOptions {
     public var bufferCount = 4
     /// No frame from any device for this long is an error.
     public var timeoutMs: Int32 = 3000
+    /// How errors name the size and format options (`dualcam depth` calls
+    /// its camera flags --camera-size and --camera-format).
+    public var sizeFlag = "--size"
+    public var formatFlag = "--format"
 
     public init(layout: Layout, size: FrameSize? = nil, framesPerSecond: Double? = nil, format: PixelFormat? = nil,
                 maxSkewNs: Int64? = nil, fit: Bool = false) {

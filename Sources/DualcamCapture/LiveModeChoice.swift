@@ -27,7 +27,7 @@ public struct LiveModeChoice {
         let format: PixelFormat
         if let f = options.format {
             guard FrameDecoding.supported.contains(f) else {
-                throw DualcamError.invalidValue(name: "--format \(f.fourcc)", reason: "dualcam decodes mjpeg and yuyv (and GREY, RGB3)")
+                throw DualcamError.invalidValue(name: "\(options.formatFlag) \(f.fourcc)", reason: "dualcam decodes mjpeg and yuyv (and GREY, RGB3)")
             }
             for (d, o) in zip(devices, offered) where !o.contains(f) {
                 throw V4L2Error.unsupportedFormat(path: d.path, requested: f.fourcc, available: o.sorted().map(\.fourcc))
@@ -50,7 +50,7 @@ public struct LiveModeChoice {
         } else {
             let common = intersection(inFormat.map { Set($0.map(\.size)) })
             guard let largest = common.max(by: { $0.pixels < $1.pixels }) else {
-                throw DualcamError.invalidValue(name: "--size", reason: "the devices share no frame size in \(format); give --size WxH")
+                throw DualcamError.invalidValue(name: options.sizeFlag, reason: "the devices share no frame size in \(format); give \(options.sizeFlag) WxH")
             }
             size = largest
         }

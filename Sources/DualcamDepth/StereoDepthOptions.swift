@@ -17,6 +17,9 @@ public struct StereoDepthOptions: Sendable, Equatable {
     /// Depth range searched, metres (max may be infinity).
     public var minDepthMetres = 0.3
     public var maxDepthMetres = Double.infinity
+    /// How error messages name `minDepthMetres`: the flag that set it, or
+    /// where it came from (e.g. `dualcam fuse` derives it from the samples).
+    public var minDepthLabel = "--min-depth"
     /// Rectified focal length as a fraction of the narrower camera's; nil = automatic:
     /// the rectified image samples the reference at `matchDensity` times the
     /// output's density, at most 1.
@@ -113,7 +116,7 @@ public struct StereoDepthOptions: Sendable, Equatable {
         let count = max(16, (span + 15) / 16 * 16)
         guard count <= 512 else {
             throw DualcamError.invalidValue(
-                name: "--min-depth \(minDepthMetres) m",
+                name: "\(minDepthLabel) \(minDepthMetres) m",
                 reason: "needs a \(Int(dMax.rounded(.up)))-pixel disparity search at this size (at most 512); give a larger --min-depth or a smaller --size")
         }
         return (low, count)

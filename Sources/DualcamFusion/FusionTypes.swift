@@ -74,8 +74,15 @@ public struct FusionResult: Sendable {
     public var confidence: [FusionConfidenceLevel]
     /// The robust stereo alignment (nil without stereo).
     public var fit: ScaleShiftFit?
-    /// One verdict per input sample.
+    /// The inverse depths (1/m) the aligned stereo is kept within, [0.5 min, 2 max]
+    /// of the used samples' 1/z (`UsedSamples.inverseRange`; nil without stereo).
+    public var stereoInverseRange: ClosedRange<Float>?
+    /// The samples fused, in the output grid (`FusionPipeline`: one per pixel).
+    public var samples: [MetricSample]
+    /// One verdict per sample of `samples`.
     public var verdicts: [SampleVerdict]
+    /// The samples' noise as estimated from them (`SampleNoise`).
+    public var sampleNoise: SampleNoise
     public var timings: FusionTimings
 
     public func count(_ verdict: SampleVerdict) -> Int { verdicts.lazy.filter { $0 == verdict }.count }

@@ -9,13 +9,18 @@ import DualcamImaging
 /// wide image resized to the output size: `OutputGrid.resampled`), in
 /// unfiltered mode: measured values only (NaN elsewhere, including outside
 /// the tele overlap) with their confidence, so fusion does its own filling.
+/// The disparity search covers `depthRange` (`StereoDepthRange`: given, or
+/// from the samples).
 public enum TeleStereo {
     public static func compute(rig: Rig, wide: Image, tele: Image, wideIntrinsics: Intrinsics? = nil,
-                               outputSize: PixelSize) throws -> (map: DepthMap, confidence: [Float]) {
+                               outputSize: PixelSize, depthRange: StereoDepthRange) throws -> (map: DepthMap, confidence: [Float]) {
         var options = StereoDepthOptions()
         options.reference = .wide
         options.outputSize = outputSize
         options.filtered = false
+        options.minDepthMetres = depthRange.minDepthMetres
+        options.maxDepthMetres = depthRange.maxDepthMetres
+        options.minDepthLabel = depthRange.minDepthLabel
         // The fusion grid is the wide image area-resized to the output size.
         options.outputGrid = .resampled
         let estimator = try StereoDepthEstimator(

@@ -5,7 +5,9 @@ import DualcamSupport
 /// (in the pixel grid of the camera the samples are registered to, the wide).
 ///
 /// Model: each sample sits at a pixel centre (x, y); its depth is the ground
-/// truth plus Gaussian noise N(0, sigma); a fraction of samples are outliers
+/// truth plus Gaussian noise N(0, sigma), sigma = `noiseSigma` +
+/// `relativeNoiseSigma` x truth (a ranging error that grows with distance,
+/// e.g. 1 % for samples drawn from a real scene's ground truth); a fraction of samples are outliers
 /// with a depth drawn uniformly from [minimumRange, rangeLimit]; pixels beyond
 /// `rangeLimit` or without ground truth return nothing (like a real sensor).
 /// Confidence in [0, 1]: inliers get 1 - 0.5 z / rangeLimit, lowered by 0.4
@@ -24,6 +26,8 @@ public struct LidarSampling: Equatable, Sendable {
     public var rangeLimit: Double
     public var minimumRange: Double
     public var noiseSigma: Double
+    /// Noise sigma as a fraction of the true depth, added to `noiseSigma`.
+    public var relativeNoiseSigma = 0.0
     public var outlierFraction: Double
     public var seed: UInt64
 
@@ -106,7 +110,7 @@ extension LidarSampling {
                 measured = minimumRange + rng.unit() * (rangeLimit - minimumRange)
                 confidence = rng.unit()
             } else {
-                measured = max(minimumRange * 0.5, truth + noiseSigma * rng.gaussian())
+                measured = max(minimumRange * 0.5, truth + (noiseSigma + relativeNoiseSigma * truth) * rng.gaussian())
                 confidence = 1 - 0.5 * truth / rangeLimit
                 if isDiscontinuity(z, w, h, x, y) { confidence -= 0.4 }
             }

@@ -29,7 +29,7 @@ public enum V4L2Error: Error, Equatable, CustomStringConvertible {
         case let .unsupportedFormat(path, requested, available):
             return "\(path): format \(requested) is not supported; the device offers \(available.isEmpty ? "no formats" : available.joined(separator: ", "))"
         case let .noBandwidth(path, mode, detail):
-            return "\(path): VIDIOC_STREAMON failed with ENOSPC for \(mode): not enough USB bandwidth (\(detail)); lower --size or --fps, use --format mjpeg, put the cameras on separate USB controllers, or pass --fit"
+            return "\(path): VIDIOC_STREAMON failed with ENOSPC for \(mode): not enough USB bandwidth (\(detail)); lower the frame size or rate, use MJPEG, put the cameras on separate USB controllers, or pass --fit"
         case let .deviceLost(path, reason):
             return "\(path): device lost while streaming (\(reason)); capture stopped, frames already written are complete"
         case let .syscall(path, error):

@@ -28,7 +28,9 @@ struct CalibrationCommand: ParsableCommand {
                 }
                 return unit
             }
-            return CalibrationImport.Options(imageSize: size, patternUnit: unit)
+            var options = CalibrationImport.Options(imageSize: size, patternUnit: unit)
+            options.imageSizeAdvice = "give it with --image-size WxH (e.g. 640x480)"
+            return options
         }
     }
 

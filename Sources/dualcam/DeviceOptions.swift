@@ -70,6 +70,8 @@ struct DeviceOptions: ParsableArguments {
         let skew = try maxSkew.map { text in try parseFlag("--max-skew", text) { try parseDurationNs($0, bareUnit: 1_000_000) } }
         var options = LiveCaptureOptions(layout: layout, size: parsedSize, framesPerSecond: fps, format: parsedFormat, maxSkewNs: skew, fit: fit)
         options.bufferCount = 4
+        options.sizeFlag = sizeFlag
+        options.formatFlag = formatFlag
         return options
     }
 

@@ -18,8 +18,10 @@ struct FuseCommand: ParsableCommand {
             (.ply, or CSV x,y,z) placed by the calibration's 'lidar' camera (lidar_from_wide).
             --disparity: a stereo map aligned to wide (e.g. from dualcam depth --reference wide); its \
             sidecar gives the type, without one the values are taken as (pixel) disparity. --tele: \
-            the stereo is computed from the wide/tele pair (measured values with their confidence). \
-            The stereo's scale and shift are fitted robustly to the samples.
+            the stereo is computed from the wide/tele pair (measured values with their confidence), \
+            searching the depths the samples span (nearest 0.5 % left out, 25 % disparity margin, no far \
+            limit) unless --min-depth/--max-depth say otherwise. The stereo's scale and shift are fitted \
+            robustly to the samples.
 
             Example: dualcam fuse --wide wide.png --samples lidar.csv --disparity wide.disparity.pfm --calibration rig.yaml -o depth.pfm --json
             """)
@@ -28,6 +30,10 @@ struct FuseCommand: ParsableCommand {
     @Option(name: .long, help: "Sparse samples: .csv, .ply, .png (mm) or .pfm (m).") var samples: String
     @Option(name: .long, help: "Tele image: stereo computed on the fly (as dualcam depth --reference wide --mode unfiltered).") var tele: String?
     @Option(name: .long, help: "Stereo map aligned to wide (.pfm/.npy/.png/.exr, with or without sidecar).") var disparity: String?
+    @Option(name: .customLong("min-depth"), parsing: .unconditional,
+            help: "With --tele: nearest depth searched, with a unit (default: from the samples).") var minDepth: String?
+    @Option(name: .customLong("max-depth"), parsing: .unconditional,
+            help: "With --tele: farthest depth searched, with a unit, or inf (default: inf).") var maxDepth: String?
     @Option(name: .long, help: "Rig calibration (dualcam YAML or an importable format).") var calibration: String
     @Option(name: .long, help: "filtered (dense, smoothed; default) or unfiltered (high-confidence pixels only, NaN elsewhere).") var mode = "filtered"
     @Option(name: .long, help: "Samples-only completion: guided (edge-aware, default) or morphology (IP-Basic style, faster, ignores the image).") var completion = "guided"
@@ -57,6 +63,11 @@ struct FuseCommand: ParsableCommand {
             if tele != nil, disparity != nil {
                 throw DualcamError.invalidValue(name: "--tele", reason: "give either --tele or --disparity, not both")
             }
+            if tele == nil, let flag = minDepth != nil ? "--min-depth" : maxDepth != nil ? "--max-depth" : nil {
+                throw DualcamError.invalidValue(name: flag, reason: "sets the depth range of the --tele stereo; it needs --tele")
+            }
+            let givenMin = try minDepth.map { try parseFlag("--min-depth", $0) { try Distance(parsing: $0) }.metres }
+            let givenMax = try maxDepth.map { try parseFlag("--max-depth", $0) { try Distance(parsing: $0) }.metres }
             let outputType = try DepthDataType(parsing: type)
             guard outputType != .pixels else {
                 throw DualcamError.invalidValue(name: "--type pixels", reason: "fused depth has no stereo pixel disparity; expected depth or disparity")
@@ -92,11 +103,14 @@ struct FuseCommand: ParsableCommand {
             }
             var stereoMap = stereo
             var stereoConfidence: [Float]?
+            var depthRange: StereoDepthRange?
             if let tele {
+                let range = Self.depthRange(samples: loaded.samples, minDepth: givenMin, maxDepth: givenMax)
+                depthRange = range
                 let teleImage = try readPipelineImage(tele, flag: "--tele")
                 let computed = try timings.measure("stereo") {
                     try TeleStereo.compute(rig: rig, wide: wideImage, tele: teleImage, wideIntrinsics: wideIntrinsics,
-                                           outputSize: resolved)
+                                           outputSize: resolved, depthRange: range)
                 }
                 stereoMap = computed.map
                 stereoConfidence = computed.confidence
@@ -118,7 +132,7 @@ struct FuseCommand: ParsableCommand {
                 if let previewURL { _ = try DepthPreview.write(map, to: previewURL) }
                 try staged.publish()
             }
-            let report = FuseReport(outcome: outcome, map: map, loaded: loaded, timings: timings.milliseconds,
+            let report = FuseReport(outcome: outcome, map: map, loaded: loaded, depthRange: depthRange, timings: timings.milliseconds,
                                     output: output, mode: filtered ? "filtered" : "unfiltered")
             if json {
                 try printJSON(report)
@@ -126,6 +140,18 @@ struct FuseCommand: ParsableCommand {
                 print(report.summary)
             }
         }
+    }
+
+    /// The `--tele` stereo's depth range: the given bounds, the rest from the samples.
+    static func depthRange(samples: [DepthSample], minDepth: Double?, maxDepth: Double?) -> StereoDepthRange {
+        let fromSamples = StereoDepthRange.fromSamples(depthsMetres: samples.map(\.depthMetres))
+        var range = fromSamples ?? StereoDepthRange(minDepthMetres: 0.3)
+        if let minDepth {
+            range.minDepthMetres = minDepth
+            range.origin = .options
+        }
+        if let maxDepth { range.maxDepthMetres = maxDepth }
+        return range
     }
 
     static func readStereo(_ path: String) throws -> DepthMap {

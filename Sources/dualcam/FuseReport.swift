@@ -20,6 +20,16 @@ struct FuseReport: Encodable {
         var verified: Int
         var unverified: Int
         var outliers: Int
+        /// Their estimated noise, sigma = absolute + relative x depth.
+        var noiseAbsoluteM: Double
+        var noiseRelative: Double
+    }
+
+    /// The `--tele` stereo's search (max nil: no far limit).
+    struct DepthRange: Encodable {
+        var minM: Double
+        var maxM: Double?
+        var from: String
     }
 
     var output: String
@@ -31,10 +41,11 @@ struct FuseReport: Encodable {
     var coverage: Double
     var confidence: [String: Int]
     var fit: Fit?
+    var stereoDepthRange: DepthRange?
     var samples: Samples
     var timingsMs: [String: Double]
 
-    init(outcome: FusionOutcome, map: DepthMap, loaded: LoadedSamples, timings: [String: Double], output: String, mode: String) {
+    init(outcome: FusionOutcome, map: DepthMap, loaded: LoadedSamples, depthRange: StereoDepthRange?, timings: [String: Double], output: String, mode: String) {
         let r = outcome.result
         self.output = output
         self.mode = mode
@@ -52,8 +63,12 @@ struct FuseReport: Encodable {
             Fit(scale: f.scale, shift: f.shift, inliers: f.inlierCount, samplesWithStereo: f.usableCount,
                 residualRmsInverseMetres: f.residualRMS, residualSigmaRelative: f.residualSigma)
         }
+        stereoDepthRange = depthRange.map { r in
+            DepthRange(minM: r.minDepthMetres, maxM: r.maxDepthMetres.isFinite ? r.maxDepthMetres : nil, from: r.origin.rawValue)
+        }
         samples = Samples(used: loaded.samples.count, dropped: loaded.dropped, verified: r.count(.verified),
-                          unverified: r.count(.unverified), outliers: r.count(.outlier))
+                          unverified: r.count(.unverified), outliers: r.count(.outlier),
+                          noiseAbsoluteM: r.sampleNoise.absoluteMetres, noiseRelative: r.sampleNoise.relative)
         var ms = timings
         ms["prepare"] = outcome.prepareMilliseconds
         ms["align"] = r.timings.alignMilliseconds

@@ -77,8 +77,9 @@ final class FusionAccuracyTests: XCTestCase {
         let rig = try Synthesizer.scaledRig(try NominalDevice.load().rig, to: FusionScenario.wideSize)
         let (_, drawn) = try scenario.samples(.random(fraction: 0.02), rangeLimit: rangeLimit)
         let wideSamples = drawn.map { DepthSample(x: Double($0.x), y: Double($0.y), depthMetres: $0.depth, confidence: $0.confidence) }
+        let range = try XCTUnwrap(StereoDepthRange.fromSamples(depthsMetres: wideSamples.map(\.depthMetres)))
         let stereo = try TeleStereo.compute(rig: rig, wide: scenario.wideImage, tele: try scenario.teleImage(),
-                                            outputSize: FusionScenario.size)
+                                            outputSize: FusionScenario.size, depthRange: range)
         let outcome = try FusionPipeline.run(FusionRequest(
             wide: scenario.wideImage, wideIntrinsics: try rig.camera(.wide).model.intrinsics, samples: wideSamples,
             stereo: stereo.map, stereoConfidence: stereo.confidence, outputSize: FusionScenario.size))

@@ -100,6 +100,9 @@ enum E2E {
             XCTAssertTrue(stderr.contains(fragment), "\(command): stderr '\(stderr)' does not mention '\(fragment)'",
                           file: file, line: line)
         }
+        let foreign = try foreignFlags(in: stderr, arguments: arguments)
+        XCTAssertEqual(foreign, [], "\(command): the error names options that \(commandPath(arguments).joined(separator: " ")) does not have: \(stderr)",
+                       file: file, line: line)
         let after = try listing(directory.url)
         XCTAssertEqual(after, before, "\(command) changed the directory", file: file, line: line)
         for path in absent {
@@ -107,5 +110,75 @@ enum E2E {
                            "\(command) left \(path) behind", file: file, line: line)
         }
         return stderr
+    }
+
+    // MARK: Errors name only the command's own options
+
+    /// The subcommands and their own subcommands.
+    static let commandTree: [String: [String]] = [
+        "bench": [], "calibrate": ["run", "verify", "test"], "calibration": ["show", "convert"], "capture": [],
+        "converge": [], "depth": [], "devices": [], "eval": [], "fuse": [], "homography": [], "image": ["info", "convert"],
+        "synth": [],
+    ]
+
+    /// The (sub)command an argument list runs, e.g. ["calibration", "show"].
+    static func commandPath(_ arguments: [String]) -> [String] {
+        guard let first = arguments.first, let children = commandTree[first] else { return [] }
+        if arguments.count > 1, children.contains(arguments[1]) { return [first, arguments[1]] }
+        // `dualcam calibrate` without a subcommand runs `calibrate run`.
+        if first == "calibrate", !(arguments.dropFirst().first.map { ["--help", "-h"].contains($0) } ?? false) { return [first, "run"] }
+        return [first]
+    }
+
+    nonisolated(unsafe) private static var optionCache: [[String]: Set<String>] = [:]
+    private static let optionLock = NSLock()
+
+    /// The long options `dualcam COMMAND --help` lists (its option lines, not its prose).
+    static func options(of command: [String]) throws -> Set<String> {
+        if let hit = optionLock.withLock({ optionCache[command] }) { return hit }
+        let help = try run(command + ["--help"]).stdout
+        var found: Set<String> = ["--help", "--version"]
+        for line in help.split(separator: "\n") {
+            let trimmed = line.drop { $0 == " " }
+            guard trimmed.count < line.count else { continue }  // option lines are indented
+            var rest = Substring(trimmed)
+            if rest.hasPrefix("-"), !rest.hasPrefix("--"), let comma = rest.firstIndex(of: ",") {
+                rest = rest[rest.index(after: comma)...].drop { $0 == " " }
+            }
+            guard rest.hasPrefix("--") else { continue }
+            found.insert(String(rest.prefix { $0.isLetter || $0.isNumber || $0 == "-" }))
+        }
+        optionLock.withLock { optionCache[command] = found }
+        return found
+    }
+
+    /// The `--flags` an error message names that the command run by
+    /// `arguments` does not have. Not counted: ArgumentParser's "Unknown
+    /// option '--x'" (the user's own typo), and flags in a clause that names
+    /// another command ("dualcam calibration convert ... --image-size"),
+    /// which are checked against that command instead.
+    static func foreignFlags(in message: String, arguments: [String]) throws -> [String] {
+        let own = commandPath(arguments)
+        guard !own.isEmpty else { return [] }
+        var foreign: [String] = []
+        var text = message
+        if let unknown = text.range(of: "Unknown option '") { text.removeSubrange(unknown.lowerBound...) }
+        for clause in text.split(whereSeparator: { ";,()".contains($0) }) {
+            var command = own
+            var words = clause.split(separator: " ").map(String.init)
+            if let at = words.firstIndex(of: "dualcam"), at + 1 < words.count, commandTree[words[at + 1]] != nil {
+                command = commandPath(Array(words[(at + 1)...]))
+                words = Array(words[(at + 1)...])
+            }
+            let options = try options(of: command)
+            let named = words.joined(separator: " ")
+            let pattern = try NSRegularExpression(pattern: "--[a-z][a-z0-9-]*")
+            for match in pattern.matches(in: named, range: NSRange(named.startIndex..., in: named)) {
+                guard let range = Range(match.range, in: named) else { continue }
+                let flag = String(named[range])
+                if !options.contains(flag) && !foreign.contains(flag) { foreign.append(flag) }
+            }
+        }
+        return foreign
     }
 }

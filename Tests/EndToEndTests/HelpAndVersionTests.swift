@@ -66,4 +66,57 @@ final class HelpAndVersionTests: XCTestCase {
         let pattern = #"^dualcam [0-9]+\.[0-9]+\.[0-9]+ \(OpenCV 4\.6\.[0-9]+\)$"#
         XCTAssertNotNil(line.range(of: pattern, options: .regularExpression), "unexpected version line '\(line)'")
     }
+
+    /// Errors raised deep in the libraries (calibration import, stereo depth
+    /// range, sample loading, live capture options) name only options the
+    /// command that hit them has; `E2E.assertFailsCleanly` checks every
+    /// failure of every end-to-end test against the command's --help, and
+    /// these reach the shared library paths from each command.
+    func testErrorsNameOnlyTheCommandsOwnOptions() throws {
+        let dir = try TemporaryDirectory()
+        // OpenCV stereo_calib files without an image size: only `calibration` takes --image-size.
+        try CalibrationCommandTests.writeStereoCalibFiles(in: dir)
+        try E2E.succeed(["synth", "--scene", "room", "--size", "160x120", "--spp", "1", "--out", "pair"], in: dir)
+        let calibrated: [[String]] = [
+            ["depth", "--wide", "pair/wide.png", "--tele", "pair/tele.png", "-o", "d.pfm"],
+            ["converge", "--wide", "pair/wide.png", "--tele", "pair/tele.png", "--distance", "1m", "-o", "c.png"],
+            ["homography", "--distance", "1m"],
+            ["fuse", "--wide", "pair/wide.png", "--samples", "pair/lidar.csv", "-o", "f.pfm"],
+            ["eval", "pair/wide.depth.pfm", "--map-type", "depth", "--gt", "pair/wide.depth.pfm", "--gt-format", "depth",
+             "--wide", "pair/wide.png", "--tele", "pair/tele.png", "--baseline", "sgbm"],
+        ]
+        for command in calibrated {
+            try E2E.assertFailsCleanly(command + ["--calibration", "intrinsics.yml"], in: dir, mentions: ["intrinsics.yml", "image size"])
+        }
+        try E2E.assertFailsCleanly(["synth", "--rig", "intrinsics.yml", "--out", "s"], in: dir, mentions: ["image size"])
+        try E2E.assertFailsCleanly(["calibrate", "verify", "--pairs", "pair", "--pattern", "chessboard:9x6:25mm", "--calibration",
+                                    "intrinsics.yml"], in: dir, mentions: ["intrinsics.yml"])
+        let stderr = try E2E.assertFailsCleanly(["calibration", "show", "intrinsics.yml"], in: dir, mentions: ["image size"])
+        XCTAssertTrue(stderr.contains("--image-size"), "the command that takes the size names its flag: \(stderr)")
+        // The --tele stereo's depth range: fuse has --min-depth and --size now.
+        let fuse = ["fuse", "--wide", "pair/wide.png", "--tele", "pair/tele.png", "--samples", "pair/lidar.csv",
+                    "--calibration", "pair/calibration.yaml", "-o", "f.pfm"]
+        try E2E.assertFailsCleanly(fuse + ["--min-depth", "1mm", "--size", "native"], in: dir,
+                                   mentions: ["--min-depth", "disparity search", "--size"])
+        try E2E.assertFailsCleanly(fuse + ["--max-depth", "0.5m", "--min-depth", "1m"], in: dir, mentions: ["--max-depth"])
+        try E2E.assertFailsCleanly(["fuse", "--wide", "pair/wide.png", "--samples", "pair/lidar.csv", "--calibration",
+                                    "pair/calibration.yaml", "--min-depth", "1m", "-o", "f.pfm"], in: dir, mentions: ["--min-depth", "--tele"])
+        try E2E.assertFailsCleanly(["depth", "--wide", "pair/wide.png", "--tele", "pair/tele.png", "--calibration", "pair/calibration.yaml",
+                                    "--min-depth", "1mm", "--size", "native", "-o", "d.pfm"], in: dir, mentions: ["--min-depth"])
+        // The commands without a calibration.
+        try E2E.assertFailsCleanly(["capture", "--wide", "pair/wide.png", "--tele", "pair/tele.png", "--count", "1", "--out", "cap"],
+                                   in: dir, mentions: ["pair/wide.png"])
+        try E2E.assertFailsCleanly(["devices", "--wide", "pair/wide.png", "--tele", "pair/tele.png"], in: dir, mentions: ["pair/wide.png"])
+        try E2E.assertFailsCleanly(["bench", "nosuch"], in: dir, mentions: ["nosuch"])
+        try E2E.assertFailsCleanly(["image", "info", "intrinsics.yml"], in: dir, mentions: ["intrinsics.yml"])
+        try E2E.assertFailsCleanly(["image", "convert", "pair/wide.png", "pair/wide.png"], in: dir, mentions: ["pair/wide.png"])
+        try E2E.assertFailsCleanly(["calibrate", "run", "--pairs", "nowhere", "--pattern", "chessboard:9x6:25mm", "-o", "r.yaml"],
+                                   in: dir, mentions: ["nowhere"])
+        try E2E.assertFailsCleanly(["calibrate", "test", "intrinsics.yml"], in: dir, mentions: ["intrinsics.yml"])
+        // The checker itself: a foreign flag is caught, the user's unknown option is not.
+        XCTAssertEqual(try E2E.foreignFlags(in: "dualcam: x: give --image-size", arguments: ["depth"]), ["--image-size"])
+        XCTAssertEqual(try E2E.foreignFlags(in: "dualcam: Unknown option '--bogus'", arguments: ["depth"]), [])
+        XCTAssertEqual(try E2E.foreignFlags(in: "dualcam: x: use dualcam calibration convert FILE --image-size WxH", arguments: ["depth"]), [])
+        XCTAssertEqual(try E2E.foreignFlags(in: "dualcam: x: give a larger --min-depth", arguments: ["fuse"]), [])
+    }
 }

@@ -1,0 +1,105 @@
+import DualcamCV
+
+extension DepthFusion {
+    /// How samples alone are completed.
+    public enum SamplesOnlyCompletion: String, Equatable, Sendable, CaseIterable {
+        /// The confidence-weighted edge-aware fill guided by the colour image (default).
+        case guided
+        /// IP-Basic-style morphology (OpenCV dilations, closing, median, blur):
+        /// faster, ignores the image; nearer surfaces win at edges.
+        case morphology
+    }
+
+    public struct Options: Equatable, Sendable {
+        public var samplesOnlyCompletion = SamplesOnlyCompletion.guided
+        /// Focal length in output pixels (for the neighbour test's slope bound).
+        public var focalPixels: Double
+        public var residualSmoother = CVEdgeAware.SmootherParameters(lambda: 600, sigmaColor: 12, iterations: 2)
+        public var fillSmoother = CVEdgeAware.SmootherParameters(lambda: 60, sigmaColor: 8, iterations: 2)
+        /// The completion of samples alone (the output when there is no stereo).
+        public var samplesOnlySmoother = CVEdgeAware.SmootherParameters(lambda: 300, sigmaColor: 10)
+        /// The samples-only fill that the stereo is compared with (its
+        /// agreement weight): one pass, whose wider blur at edges makes the
+        /// comparison more tolerant there (room 2 %: RMSE 0.162 -> 0.145 m
+        /// against three passes).
+        public var samplesReferenceSmoother = CVEdgeAware.SmootherParameters(lambda: 300, sigmaColor: 10, iterations: 1)
+        /// The smoothing of the locally aligned stereo on its surfaces
+        /// (inverse depth, weighted by its agreement with the samples-only
+        /// fill) and the short-range fill of the sample residuals against it.
+        public var stereoSmoother = CVEdgeAware.SmootherParameters(lambda: 300, sigmaColor: 8, iterations: 1)
+        public var stereoResidualSmoother = CVEdgeAware.SmootherParameters(lambda: 8, sigmaColor: 8, iterations: 1)
+        /// Floor of the smoothed stereo's weight in the final fill (relative
+        /// to a sample of confidence 1), times its agreement with the
+        /// samples-only fill or, far from samples (where that fill is
+        /// uncertain), min(1, distance / `smoothedStereoSampleDistance` px).
+        public var smoothedStereoWeight = 0.2
+        public var smoothedStereoSampleDistance = 4.0
+        /// The stereo's agreement (times its confidence) where the
+        /// samples-only fill has no value: no sample reaches there (beyond
+        /// the sensor's range, or walled in by edges), so nothing contradicts
+        /// the stereo. With 0 it was dropped there and the surface took the
+        /// nearest samples' depth: the room's 6 m wall with samples limited
+        /// to 5 m came out 1.5 m short (abs rel 25 % beyond 5.1 m against
+        /// 1.9 % now). 0.25 rather than 1: the same figures, `--tele` abs rel
+        /// 1.18 % against 1.21 %.
+        public var unreachedStereoAgreement = 0.25
+        /// The half-resolution fill of holes that neither stereo nor samples
+        /// reach (`FusionCompletion.fillWideHoles`), with stereo only. With
+        /// `--tele` stereo and samples up to 5 m, beyond 5.1 m in the room:
+        /// abs rel 14.3 -> 11.6 % (lambda 600: the same; 9600: 12.6 %; colour
+        /// sigma 24: 15.2 %); nil leaves them to the last-resort morphology.
+        public var wideHoleSmoother: CVEdgeAware.SmootherParameters? = .init(lambda: 2400, sigmaColor: 12, iterations: 2)
+        /// The samples' depth noise (sigma, metres): the verifier's plane test,
+        /// high confidence, the local planes, `SampleNoise`'s fallback.
+        public var sampleNoiseMetres = 0.01
+        /// Weight of the aligned stereo's depth edges in the final fill's guide (0: colour only).
+        public var depthGuideGain = 1.0
+        /// Occlusion bands at least this many sample spacings wide take the
+        /// nearest sample in the depth guide (`StereoCompletion.guideInOcclusionBands`);
+        /// nil turns it off. (Half a spacing against one: Aloe 2 % native
+        /// 1.36 against 1.38 %, room 1.49 % both, measured without the step condition.)
+        public var occlusionBandMinimumSpacings: Double? = 0.5
+        public var highRadius = 1.5
+        public var mediumRadius = 4.0
+        public var highTolerance = 0.01
+        /// High confidence also allows the samples' noise: tolerance max(highTolerance, highNoiseSigmas sampleNoise / z).
+        public var highNoiseSigmas = 2.0
+        public var stereoTolerance = 0.03
+        /// The final edge relabelling (`FusionCompletion.relabelEdges`; not
+        /// after the morphological fill, where the nearer surface already wins).
+        public var edgeRelabel = EdgeRelabel()
+        /// Samples below this confidence never make a pixel high-confidence.
+        public var lowSampleConfidence = 0.4
+        public var fitOptions = ScaleShiftFitter.Options()
+        /// Filtered output at a verified sample's pixel stays within this
+        /// many noise sigmas of it (`KeepVerifiedSamples`); nil: not enforced.
+        public var keepVerifiedSigmas: Double? = 3
+        /// Planes continued into what neither samples nor stereo reach (`PlaneExtrapolation`); nil turns it off.
+        public var planeExtrapolation: PlaneExtrapolation? = PlaneExtrapolation()
+        /// Planes through the samples where the surface is one (`LocalPlanes`); nil turns them off.
+        public var localPlanes: LocalPlanes? = LocalPlanes()
+
+        public init(focalPixels: Double) { self.focalPixels = focalPixels }
+    }
+
+    /// Parameters of the edge relabelling (`CVEdgeAware.relabelDepthEdges`):
+    /// a pixel whose (2 radius + 1)^2 window spans max/min >= `ratio` is put on
+    /// the near or far side by a colour vote over (2 voteRadius + 1)^2 (pixels
+    /// more than `margin` of the log range from both extremes do not vote).
+    /// The colour distance weighs luma by `lumaWeight` against chroma: texture
+    /// and shading change luma inside a surface far more than chroma, while
+    /// object boundaries usually change chroma.
+    public struct EdgeRelabel: Equatable, Sendable {
+        /// 0 turns the pass off.
+        public var radius = 2
+        public var voteRadius = 5
+        /// Colour sigma, 8-bit units.
+        public var sigma = 10.0
+        public var lumaWeight = 0.1
+        public var ratio = 1.15
+        public var margin = 0.1
+        public var iterations = 1
+        public init() {}
+    }
+
+}

@@ -1,0 +1,190 @@
+import DualcamCV
+import DualcamGeometry
+import Foundation
+
+/// Stage "extend planes" of `DepthFusion`: surfaces that neither samples
+/// nor stereo reach continue the planes next to them (hand-written: box sums
+/// of plane moments and a normalized convolution of plane coefficients; no
+/// library extrapolates surfaces).
+///
+/// Where nothing measures a surface (beyond the LiDAR's range outside the
+/// tele's view: the far part of a ceiling or a side wall, the edges of a
+/// back wall) the fills can only copy the nearest values, those of the
+/// sensor's range limit: in `synth --scene room` at 1280x960 the ceiling and
+/// the walls at 5-6 m outside the tele's view came out near 4.9 m. Surfaces
+/// there are mostly planes, and inverse depth is linear in pixel coordinates
+/// on a plane (`SampleVerifier`).
+///
+/// Unsupported pixels: farther than R = max(`minimumReach`, `spacingFactor` s)
+/// px from every used sample (s = sqrt(N / n), the mean sample spacing) and
+/// farther than `stereoReach` px from every measured stereo value. On the
+/// half-resolution grid (2x2 blocks whose pixels are all supported, their
+/// mean 1/z), a plane v = a X + b Y + c (X, Y: half-resolution pixels about
+/// the image centre over the half width) is fitted by least squares over the
+/// (2k + 1)^2 window around every block within `nearFactor` k of an
+/// unsupported one, k = max(4, `windowFactor` R) half-resolution px, from box
+/// sums of the moments (`PlaneMoments`), when at least half the window is
+/// supported. Its weight: the supported fraction times
+/// exp(-(rms / (`planeTolerance` v))^2), so windows over a crease, an edge or
+/// a curved surface count little. a, b and c spread by normalized Gaussian
+/// convolution, G(w a) / G(w) with sigma `spreadFactor` k, and every
+/// unsupported pixel takes its spread plane (bilinear from the half grid)
+/// where G(w) exceeds `minimumWeight` and the value stays in the used
+/// samples' range. Elsewhere the map is unchanged. (An edge-aware spread, the
+/// fast global smoother on the half-resolution guide, measured worse on the
+/// room: the walls' texture stops it and the nearest planes win; so did
+/// grouping the planes into surfaces and taking the nearest that reaches a
+/// pixel, which one badly sloped plane spoils.)
+public struct PlaneExtrapolation: Equatable, Sendable {
+    public var minimumReach = 8.0
+    public var spacingFactor = 2.0
+    public var stereoReach = 1.0
+    public var windowFactor = 1.0
+    public var nearFactor = 2.5
+    public var spreadFactor = 0.6
+    public var planeTolerance = 0.003
+    public var minimumWeight: Float = 1e-20
+
+    public init() {}
+
+    /// R for `usedCount` samples on `size`, pixels.
+    func reach(size: PixelSize, usedCount: Int) -> Double {
+        let spacing = (Double(size.width * size.height) / Double(max(1, usedCount))).squareRoot()
+        return max(minimumReach, spacingFactor * spacing)
+    }
+
+    /// The unsupported pixels (see above); `stereo`: the measured stereo (NaN = none).
+    func unsupported(size: PixelSize, distanceToSamples: [Float], reach: Double, stereo: [Float]?) throws -> [Bool] {
+        let n = size.width * size.height
+        let reach = Float(reach)
+        var far = distanceToSamples.map { $0 > reach }
+        if let stereo {
+            var measured = [UInt8](repeating: 0, count: n)
+            for p in 0..<n where stereo[p].isFinite { measured[p] = 255 }
+            let distance = FloatMaps.floats(try CVEdgeAware.distanceToNonzero(try FloatMaps.mat(bytes: measured, channels: 1, size)))
+            let stereoReach = Float(self.stereoReach)
+            for p in 0..<n where distance[p] <= stereoReach { far[p] = false }
+        }
+        return far
+    }
+
+    /// `inverse` with the unsupported pixels on the continued planes (see above).
+    func apply(_ inverse: [Float], unsupported: [Bool], reach: Double, range: ClosedRange<Float>,
+               completion: FusionCompletion) throws -> [Float] {
+        guard unsupported.contains(true) else { return inverse }
+        let size = completion.size, half = completion.halfSize
+        let w = size.width, h = size.height, hw = half.width, hh = half.height
+        // Half-resolution blocks: mean 1/z where all four pixels are supported.
+        var value = [Double](repeating: 0, count: hw * hh), supported = [Double](repeating: 0, count: hw * hh)
+        var hole = [Bool](repeating: false, count: hw * hh)
+        for y in 0..<hh {
+            for x in 0..<hw {
+                var sum = 0.0, count = 0, holes = 0, empty = 0
+                for dy in 0..<2 where 2 * y + dy < h {
+                    for dx in 0..<2 where 2 * x + dx < w {
+                        let p = (2 * y + dy) * w + 2 * x + dx
+                        if unsupported[p] { holes += 1 } else if inverse[p].isFinite { sum += Double(inverse[p]); count += 1 } else { empty += 1 }
+                    }
+                }
+                let q = y * hw + x
+                hole[q] = holes > 0
+                if holes == 0, empty == 0, count > 0 { value[q] = sum / Double(count); supported[q] = 1 }
+            }
+        }
+        let k = max(4, Int((windowFactor * reach).rounded()))
+        let moments = PlaneMoments(value: value, mask: supported, width: hw, height: hh)
+        let nodes = planes(moments, supported: supported, near: Self.within(Int((nearFactor * Double(k)).rounded()), of: hole, width: hw, height: hh), k: k)
+        guard !nodes.isEmpty else { return inverse }
+        // The planes spread by normalized Gaussian convolution: G(w a) / G(w).
+        var weight = [Float](repeating: 0, count: hw * hh), wa = weight, wb = weight, wc = weight
+        for n in nodes {
+            weight[n.index] = n.weight
+            wa[n.index] = n.weight * Float(n.a)
+            wb[n.index] = n.weight * Float(n.b)
+            wc[n.index] = n.weight * Float(n.c)
+        }
+        let sigma = spreadFactor * Double(k)
+        func blur(_ f: [Float]) throws -> [Float] { FloatMaps.floats(try CVImgproc.gaussianBlur(try FloatMaps.mat(f, half), sigma: sigma)) }
+        let gw = try blur(weight), ga = try blur(wa), gb = try blur(wb), gc = try blur(wc)
+        var out = inverse
+        for y in 0..<h {
+            // Full-size pixel centres on the half grid: (x + 0.5) / 2 - 0.5.
+            let gy = min(Double(hh - 1), max(0, (Double(y) + 0.5) / 2 - 0.5))
+            let y0 = Int(gy), y1 = min(hh - 1, y0 + 1), fy = Float(gy - Double(y0))
+            for x in 0..<w where unsupported[y * w + x] {
+                let gx = min(Double(hw - 1), max(0, (Double(x) + 0.5) / 2 - 0.5))
+                let x0 = Int(gx), x1 = min(hw - 1, x0 + 1), fx = Float(gx - Double(x0))
+                func bilinear(_ f: [Float]) -> Float {
+                    let top = f[y0 * hw + x0] * (1 - fx) + f[y0 * hw + x1] * fx
+                    let bottom = f[y1 * hw + x0] * (1 - fx) + f[y1 * hw + x1] * fx
+                    return top * (1 - fy) + bottom * fy
+                }
+                let total = bilinear(gw)
+                guard total > minimumWeight else { continue }
+                let v = (bilinear(ga) * Float(moments.X(gx)) + bilinear(gb) * Float(moments.Y(gy)) + bilinear(gc)) / total
+                if v.isFinite, range.contains(v) { out[y * w + x] = v }
+            }
+        }
+        return out
+    }
+
+    /// A plane fitted around one half-grid block next to the unsupported region.
+    struct Node {
+        var index: Int
+        var x: Int, y: Int
+        var a: Double, b: Double, c: Double
+        var weight: Float
+    }
+
+    /// The planes of the supported blocks within 2k of a hole (`near`), over
+    /// (2k + 1)^2 windows, weighted by coverage x exp(-(rms / (tolerance v))^2).
+    func planes(_ moments: PlaneMoments, supported: [Double], near: [Bool], k: Int) -> [Node] {
+        let hw = moments.width, hh = moments.height
+        let full = Double((2 * k + 1) * (2 * k + 1))
+        var nodes: [Node] = []
+        for y in 0..<hh {
+            for x in 0..<hw where near[y * hw + x] {
+                guard let fit = moments.plane(x0: x - k, y0: y - k, x1: x + k, y1: y + k), fit.count >= 0.5 * full else { continue }
+                let v = fit.a * moments.X(x) + fit.b * moments.Y(y) + fit.c
+                guard v > 0 else { continue }
+                let e = fit.rms / (planeTolerance * v)
+                nodes.append(Node(index: y * hw + x, x: x, y: y, a: fit.a, b: fit.b, c: fit.c, weight: Float(fit.count / full * exp(-e * e))))
+            }
+        }
+        return nodes
+    }
+
+    /// Cells within `radius` (Chebyshev) of a true cell of `mask`.
+    static func within(_ radius: Int, of mask: [Bool], width: Int, height: Int) -> [Bool] {
+        var rows = [Bool](repeating: false, count: mask.count)
+        for y in 0..<height {
+            var last = -Int.max / 2
+            var next = [Int](repeating: Int.max / 2, count: width)
+            var upcoming = Int.max / 2
+            for x in stride(from: width - 1, through: 0, by: -1) {
+                if mask[y * width + x] { upcoming = x }
+                next[x] = upcoming
+            }
+            for x in 0..<width {
+                if mask[y * width + x] { last = x }
+                rows[y * width + x] = x - last <= radius || next[x] - x <= radius
+            }
+        }
+        var out = rows
+        for x in 0..<width {
+            var last = -Int.max / 2
+            var next = [Int](repeating: Int.max / 2, count: height)
+            var upcoming = Int.max / 2
+            for y in stride(from: height - 1, through: 0, by: -1) {
+                if rows[y * width + x] { upcoming = y }
+                next[y] = upcoming
+            }
+            for y in 0..<height {
+                if rows[y * width + x] { last = y }
+                out[y * width + x] = y - last <= radius || next[y] - y <= radius
+            }
+        }
+        return out
+    }
+}
+
