@@ -154,37 +154,30 @@ public struct PlaneExtrapolation: Equatable, Sendable {
         return nodes
     }
 
-    /// Cells within `radius` (Chebyshev) of a true cell of `mask`.
+    /// Cells within `radius` (Chebyshev) of a true cell of `mask`: the rows
+    /// dilated, then the columns of that.
     static func within(_ radius: Int, of mask: [Bool], width: Int, height: Int) -> [Bool] {
         var rows = [Bool](repeating: false, count: mask.count)
-        for y in 0..<height {
-            var last = -Int.max / 2
-            var next = [Int](repeating: Int.max / 2, count: width)
-            var upcoming = Int.max / 2
-            for x in stride(from: width - 1, through: 0, by: -1) {
-                if mask[y * width + x] { upcoming = x }
-                next[x] = upcoming
-            }
-            for x in 0..<width {
-                if mask[y * width + x] { last = x }
-                rows[y * width + x] = x - last <= radius || next[x] - x <= radius
-            }
-        }
+        for y in 0..<height { dilateLine(mask, into: &rows, start: y * width, stride: 1, count: width, radius: radius) }
         var out = rows
-        for x in 0..<width {
-            var last = -Int.max / 2
-            var next = [Int](repeating: Int.max / 2, count: height)
-            var upcoming = Int.max / 2
-            for y in stride(from: height - 1, through: 0, by: -1) {
-                if rows[y * width + x] { upcoming = y }
-                next[y] = upcoming
-            }
-            for y in 0..<height {
-                if rows[y * width + x] { last = y }
-                out[y * width + x] = y - last <= radius || next[y] - y <= radius
-            }
-        }
+        for x in 0..<width { dilateLine(rows, into: &out, start: x, stride: width, count: height, radius: radius) }
         return out
+    }
+
+    /// One line (`count` cells from `start`, `stride` apart): a cell is true
+    /// when a true cell of `source` on the line lies within `radius` of it.
+    private static func dilateLine(_ source: [Bool], into out: inout [Bool], start: Int, stride step: Int, count: Int, radius: Int) {
+        var next = [Int](repeating: Int.max / 2, count: count)
+        var upcoming = Int.max / 2
+        for k in stride(from: count - 1, through: 0, by: -1) {
+            if source[start + k * step] { upcoming = k }
+            next[k] = upcoming
+        }
+        var last = -Int.max / 2
+        for k in 0..<count {
+            if source[start + k * step] { last = k }
+            out[start + k * step] = k - last <= radius || next[k] - k <= radius
+        }
     }
 }
 
