@@ -60,7 +60,10 @@ for target in "${targets[@]}"; do
         ply) dictionary=(-dict=Fuzz/dictionaries/ply.dict) ;;
         samples-csv|xyz|fusion-samples|timestamps-csv|intrinsics-csv) dictionary=(-dict=Fuzz/dictionaries/csv.dict) ;;
     esac
-    DUALCAM_FUZZ_TARGET="$target" "$binary" "$work" "Fuzz/corpus/$target" "${regressions[@]}" \
+    # SWIFT_BACKTRACE=enable=no: after a Swift trap, Swift's own backtracer reads
+    # the stack and AddressSanitizer reports that as a stack-buffer-underflow,
+    # hiding the trap; without it libFuzzer prints the trapping frames.
+    DUALCAM_FUZZ_TARGET="$target" SWIFT_BACKTRACE=enable=no "$binary" "$work" "Fuzz/corpus/$target" "${regressions[@]}" \
         -max_total_time="$seconds" -timeout=2 -rss_limit_mb=2048 -print_final_stats=1 \
         -artifact_prefix="$artifacts/" "${dictionary[@]}" >"$log" 2>&1 || status=$?
     stat() { grep -o "stat::$1: *[0-9]*" "$log" | grep -o '[0-9]*$' | tail -1 || true; }

@@ -37,13 +37,12 @@ public enum TimestampsCSV {
 
     /// A timestamp in nanoseconds from a file name whose stem is all digits
     /// with at least 9 of them (`1403636579763555584.png`, as EuRoC and ROS
-    /// bag exports name frames); nil otherwise.
+    /// bag exports name frames); nil otherwise. A path counts by its last
+    /// component. (Plain string operations: Foundation's NSString path
+    /// helpers trap on some repeated-slash text such as `a///b///`.)
     public static func timestamp(fromName name: String) -> Int64? {
-        // The part before the last extension, by hand: Foundation's
-        // `NSString.deletingPathExtension` traps on some malformed names
-        // (found by the `strings` fuzz target; Fuzz/regressions/strings).
-        var stem = Substring(name)
-        if let dot = name.lastIndex(of: "."), !name[dot...].contains("/") { stem = name[..<dot] }
+        let file = name.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+        let stem = file.lastIndex(of: ".").map { file[..<$0] } ?? file
         guard stem.count >= 9, stem.allSatisfy(\.isASCII), stem.allSatisfy(\.isNumber) else { return nil }
         return Int64(stem)
     }

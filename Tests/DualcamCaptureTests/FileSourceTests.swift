@@ -116,6 +116,19 @@ final class FileSourceTests: XCTestCase {
         }
     }
 
+    func testTimestampFromName() {
+        XCTAssertEqual(TimestampsCSV.timestamp(fromName: "1403636579763555584.png"), 1_403_636_579_763_555_584)
+        XCTAssertEqual(TimestampsCSV.timestamp(fromName: "frames/123456789.png"), 123_456_789)
+        XCTAssertEqual(TimestampsCSV.timestamp(fromName: "123456789"), 123_456_789)
+        XCTAssertNil(TimestampsCSV.timestamp(fromName: "12345678.png"))  // fewer than 9 digits
+        XCTAssertNil(TimestampsCSV.timestamp(fromName: "123456789.png.bak"))
+        XCTAssertNil(TimestampsCSV.timestamp(fromName: ".123456789"))
+        XCTAssertNil(TimestampsCSV.timestamp(fromName: "99999999999999999999.png"))  // beyond Int64
+        // Trapped in Foundation's NSString.deletingPathExtension (fuzzing, Fuzz/regressions/strings).
+        XCTAssertNil(TimestampsCSV.timestamp(fromName: "a///b///"))
+        XCTAssertNil(TimestampsCSV.timestamp(fromName: "123456789///"))
+    }
+
     func testBadTimestampsCSV() throws {
         let tmp = try TemporaryDirectory()
         let dir = tmp.url.appendingPathComponent("w")
