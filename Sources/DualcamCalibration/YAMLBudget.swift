@@ -93,6 +93,13 @@ public enum YAMLBudget {
                 case YAML_SCALAR_EVENT:
                     try add(1)
                     if let anchor = name(event.data.scalar.anchor) { anchors[anchor] = 1 }
+                    let scalar = event.data.scalar
+                    if let value = scalar.value, scalar.length < 256,
+                       case let text = String(decoding: UnsafeBufferPointer(start: value, count: scalar.length), as: UTF8.self),
+                       sexagesimalOutOfRange(text) {
+                        throw DualcamError.format(
+                            path: file, reason: "line \(event.start_mark.line + 1): the base-60 number '\(PrintableText.escaped(text, limit: 40))' is out of range")
+                    }
                 case YAML_ALIAS_EVENT:
                     try add(name(event.data.alias.anchor).flatMap { anchors[$0] } ?? 1)
                 case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
@@ -113,6 +120,24 @@ public enum YAMLBudget {
                 }
             }
         }
+    }
+
+    /// True for YAML 1.1 base-60 integers (`190:20:30`) beyond Int64:
+    /// Yams reads any scalar of digit groups joined by ':' as one when an
+    /// integer is asked for, and traps on overflow (found by fuzzing the
+    /// batch manifest: `8888880088884408085:0`), so they are refused first.
+    static func sexagesimalOutOfRange(_ text: String) -> Bool {
+        var body = Substring(text)
+        if body.first == "-" || body.first == "+" { body = body.dropFirst() }
+        let groups = body.split(separator: ":", omittingEmptySubsequences: false)
+        guard groups.count >= 2, groups.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }) else { return false }
+        // Yams computes the value and the next power of 60 as it goes: both must stay in range.
+        var value = 0.0, base = 1.0
+        for group in groups.reversed() {
+            value += (Double(group) ?? .infinity) * base
+            base *= 60
+        }
+        return value >= 9.0e18 || base >= 9.0e18
     }
 
     /// Throws when `node` expands beyond the budget.

@@ -1,4 +1,4 @@
-import DualcamCalibration
+@testable import DualcamCalibration
 import DualcamGeometry
 import DualcamSupport
 import Foundation
@@ -39,6 +39,23 @@ final class HostileYAMLTests: XCTestCase {
         let dir = try TemporaryDirectory()
         try Data(yaml.utf8).write(to: dir.path("key.yaml"))
         XCTAssertThrowsError(try CalibrationImport.read(dir.path("key.yaml"))) { XCTAssertTrue("\($0)".contains("InputLimits.maxYAMLNodes"), "\($0)") }
+    }
+
+    /// Yams traps on a base-60 integer beyond Int64 (`8888880088884408085:0`,
+    /// found by fuzzing the batch manifest); such numbers are refused on the
+    /// parser's events, ordinary ones and times in quotes are untouched.
+    func testBase60IntegersBeyondInt64AreRefused() throws {
+        for text in ["8888880088884408085:0", "1:0:0:0:0:0:0:0:0:0:0", "-99999999999999999999:1"] {
+            XCTAssertThrowsError(try YAMLBudget.load("a: \(text)\n", file: "n.yaml"), text) { error in
+                XCTAssertTrue("\(error)".hasPrefix("n.yaml: line 1: the base-60 number"), "\(error)")
+            }
+            XCTAssertTrue(YAMLBudget.sexagesimalOutOfRange(text), text)
+        }
+        let plain = try XCTUnwrap(YAMLBudget.load("a: 190:20:30\nb: '12:30'\nc: 1:2:x\n", file: "n.yaml") as? [String: Any])
+        XCTAssertEqual(plain["a"] as? Int, 685_230)
+        XCTAssertEqual(plain["b"] as? String, "12:30")
+        XCTAssertEqual(plain["c"] as? String, "1:2:x")
+        XCTAssertFalse(YAMLBudget.sexagesimalOutOfRange("10:0:0:0:0:0:0:0:0:0"))
     }
 
     func testFewAliasesAreFine() throws {
