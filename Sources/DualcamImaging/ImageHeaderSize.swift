@@ -23,7 +23,10 @@ enum ImageHeaderSize {
             size = bytes.count >= 24 ? (bigEndian(bytes, 16, 4), bigEndian(bytes, 20, 4)) : nil
         case .jpeg:
             guard bytes.count >= 3, bytes[0] == 0xFF, bytes[1] == 0xD8 else { throw refuse("not a JPEG file: it does not start with FF D8") }
-            size = jpeg(bytes)
+            // libjpeg reads the frame header before any scan; without one it fails
+            // anyway, and a frame this walk missed could declare any size.
+            guard let frame = jpeg(bytes) else { throw refuse("not a JPEG file dualcam can read: no frame header (SOF) before the scan data") }
+            size = frame
         case .tiff:
             guard bytes.count >= 8, (bytes[0] == 0x49 && bytes[1] == 0x49 && bytes[2] == 42 && bytes[3] == 0)
                 || (bytes[0] == 0x4D && bytes[1] == 0x4D && bytes[2] == 0 && bytes[3] == 42) else {
@@ -53,6 +56,9 @@ enum ImageHeaderSize {
             guard offset < b.count else { return nil }
             let marker = b[offset]
             offset += 1
+            // FF 00 is no marker: libjpeg discards the pair and scans on (a
+            // fuzzed file hid a 65311-px frame after one; kept in Fuzz/regressions/image).
+            if marker == 0x00 { continue }
             if marker == 0x01 || marker == 0xD8 || (0xD0...0xD7).contains(marker) { continue }  // no length
             if marker == 0xD9 || marker == 0xDA { return nil }  // end of image or scan data before any frame
             guard offset + 2 <= b.count else { return nil }

@@ -89,6 +89,23 @@ final class ImageHeaderLimitTests: XCTestCase {
         }
     }
 
+    /// FF 00 between segments is no marker: libjpeg discards the pair and
+    /// finds the frame after it (found by fuzzing: a 65311x14895 frame, 2.9 GB
+    /// allocated); a JPEG without a frame header before its scan is refused.
+    func testJPEGFrameAfterAStuffedZeroAndNoFrame() throws {
+        let dir = try TemporaryDirectory()
+        var bytes: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + [UInt8](repeating: 0x41, count: 14) + [0xFF, 0xFF, 0x00, 0x38, 0x09]
+        bytes += [0xFF, 0xC0, 0x00, 0x11, 0x08, 0x3A, 0x2F, 0xFF, 0x1F, 0x03] + [UInt8](repeating: 0, count: 9)
+        try Data(bytes).write(to: dir.path("zero.jpg"))
+        XCTAssertThrowsError(try ImageIO.read(dir.path("zero.jpg"))) { error in
+            XCTAssertTrue("\(error)".contains("declares size 65311x14895 exceeds the limit"), "\(error)")
+        }
+        try Data([0xFF, 0xD8, 0xFF, 0xDA, 0x00, 0x08, 1, 2, 3, 4, 5, 6, 0xFF, 0xD9]).write(to: dir.path("noframe.jpg"))
+        XCTAssertThrowsError(try ImageIO.read(dir.path("noframe.jpg"))) { error in
+            XCTAssertTrue("\(error)".contains("no frame header (SOF) before the scan data"), "\(error)")
+        }
+    }
+
     func testTIFFAndEXRHeaderSizes() throws {
         let dir = try TemporaryDirectory()
         try ImageIO.write(try smallImage(), to: dir.path("small.tif"))
