@@ -35,7 +35,7 @@ import Foundation
 ///    (linear in inverse depth) that agrees with the fill there, the pixel
 ///    takes that plane (`LocalPlanes`): the fills are piecewise smooth, not
 ///    piecewise linear, and keep stereo noise at the scale of the texture on
-///    slanted surfaces (room 2 %: interior RMSE 3.3 -> 1.8 cm).
+///    slanted surfaces (figures in docs/fusion.md).
 /// 6. Edge relabelling: the fills blend or swap surfaces at depth
 ///    discontinuities; every pixel of a depth-edge region is put on the near
 ///    or far side by a chroma-weighted colour vote (`FusionCompletion.relabelEdges`).
@@ -134,8 +134,8 @@ public enum DepthFusion {
         verifier.noiseMetres = options.sampleNoiseMetres
         // Sparse samples beside stereo get the grown radii (`adapted`); alone,
         // a sample the larger plane test rejects takes the only measurement
-        // of its area with it (room 24x24 grid, samples only: RMSE 0.43 ->
-        // 0.51 m with the grown radii), so samples alone keep the set radii.
+        // of its area with it, so samples alone keep the set radii
+        // (measured in docs/fusion.md).
         if mode == .stereo {
             verifier = verifier.adapted(samplesPerPixel: Double(samples.count) / Double(n))
         }
@@ -190,8 +190,8 @@ public enum DepthFusion {
             }
         }
         inverse = used.clamped(inverse)
-        // Fill what is left. (Samples alone keep the morphology: on the 24x24
-        // grid the wide-hole fill measured RMSE 0.429 -> 0.590 m, abs rel 5.48 -> 5.07 %.)
+        // Fill what is left. (Samples alone keep the morphology: on sparse
+        // grids the wide-hole fill spreads values too far; docs/fusion.md.)
         inverse = try completion.fillRemainingHoles(inverse, wideHoleSmoother: mode == .stereo ? options.wideHoleSmoother : nil)
         // Planes continue into what nothing measures.
         if let extension_ = options.planeExtrapolation, mode.refines {

@@ -20,8 +20,7 @@ extension DepthFusion {
         public var samplesOnlySmoother = CVEdgeAware.SmootherParameters(lambda: 300, sigmaColor: 10)
         /// The samples-only fill that the stereo is compared with (its
         /// agreement weight): one pass, whose wider blur at edges makes the
-        /// comparison more tolerant there (room 2 %: RMSE 0.162 -> 0.145 m
-        /// against three passes).
+        /// comparison more tolerant there than three passes would.
         public var samplesReferenceSmoother = CVEdgeAware.SmootherParameters(lambda: 300, sigmaColor: 10, iterations: 1)
         /// The smoothing of the locally aligned stereo on its surfaces
         /// (inverse depth, weighted by its agreement with the samples-only
@@ -44,10 +43,9 @@ extension DepthFusion {
         /// 1.18 % against 1.21 %.
         public var unreachedStereoAgreement = 0.25
         /// The half-resolution fill of holes that neither stereo nor samples
-        /// reach (`FusionCompletion.fillWideHoles`), with stereo only. With
-        /// `--tele` stereo and samples up to 5 m, beyond 5.1 m in the room:
-        /// abs rel 14.3 -> 11.6 % (lambda 600: the same; 9600: 12.6 %; colour
-        /// sigma 24: 15.2 %); nil leaves them to the last-resort morphology.
+        /// reach (`FusionCompletion.fillWideHoles`), with stereo only: surfaces
+        /// beyond the samples' range take the stereo's shape rather than the
+        /// nearest value; nil leaves them to the last-resort morphology.
         public var wideHoleSmoother: CVEdgeAware.SmootherParameters? = .init(lambda: 2400, sigmaColor: 12, iterations: 2)
         /// The samples' depth noise (sigma, metres): the verifier's plane test,
         /// high confidence, the local planes, `SampleNoise`'s fallback.

@@ -294,8 +294,8 @@ struct FusionCompletion {
     }
 
     /// Where the fills' normalizer FGS(w) is at most this, they leave the
-    /// pixel empty (room at 1280x960: 1e-8 measured the same, 1e-20 AbsRel
-    /// 2.7 -> 3.1 %: values spread that far are worse than the hole fill's).
+    /// pixel empty: values spread that far from any weight are worse than
+    /// the hole fill's.
     static let minimumFillWeight = 1e-3
 
     /// The fill's values (its normalizer stays in OpenCV: no fill here uses it).

@@ -51,13 +51,9 @@ enum StereoCompletion {
     /// colour-guided fill leaks the near surface into the band (the colours
     /// do not separate them), so the guide had no edge where the band meets
     /// the near surface, and the final fill carried the near surface's
-    /// stereo into the band. `bench fuse-real` before -> after: Aloe 2 %
-    /// 320x277 2.10 -> 1.93 %, native 1.55 -> 1.38 %, 24x24 grid 3.68 ->
-    /// 3.66 % and 3.59 -> 2.91 %, room defaults 1.52 -> 1.49 %, real
-    /// conditions 1.86 -> 1.82 % (the wall beyond the LiDAR: 5.27 -> 5.38 %,
-    /// 6.08 -> 6.28 %). Without the step condition, bands along an edge of
-    /// the simulated stereo in `FusionAccuracyTests` took a wrong surface's
-    /// sample (steps 2 % interior RMSE 0.026 -> 0.032 m).
+    /// stereo into the band (measured with `bench fuse-real`, docs/fusion.md).
+    /// The step condition keeps bands along an edge of a smooth surface
+    /// from taking a wrong surface's sample.
     static func guideInOcclusionBands(_ guideInverse: [Float], corrected: [Float], samples: Raster, usedCount: Int, size: PixelSize,
                                       options: DepthFusion.Options) -> [Float] {
         guard let spacings = options.occlusionBandMinimumSpacings else { return guideInverse }
@@ -108,10 +104,7 @@ enum StereoCompletion {
     /// holes) S is the smoothing's own extension, not a measurement: it
     /// takes no weight where the samples-only fill `samplesOnly` reaches, so
     /// the samples decide there. (With weight there, S spread Aloe's leaves
-    /// into the occlusion bands beside them; `bench fuse-real` AbsRel before
-    /// -> after this rule: Aloe 2 % native 1.67 -> 1.55 %, 320x277 2.14 ->
-    /// 2.10 %, 24x24 grid 3.79 -> 3.68 % and 3.60 -> 3.59 %, room 1.56 ->
-    /// 1.52 %, real conditions 1.94 -> 1.86 %.) Where no sample reaches
+    /// into the occlusion bands beside them; docs/fusion.md.) Where no sample reaches
     /// (beyond the LiDAR's range) it keeps its weight: nothing else knows.
     static func complete(smoothed: [Float], corrected: [Float], samplesOnly: [Float], agreement: [Float], distance: [Float],
                          used: UsedSamples, completion: FusionCompletion, options: DepthFusion.Options) throws -> [Float] {
