@@ -6,49 +6,49 @@ import PackageDescription
 //   DualcamSupport: one-line user-facing errors, atomic file writes (no deps).
 //
 //   dualcam (CLI, parsing + wiring only)
-//     -> DualcamCalibration -> DualcamGeometry (pure Swift, no I/O)
-//                           -> DualcamCV
-//     -> DualcamImaging     -> DualcamCV -> CDualcamOpenCV (C++ shim, plain C API)
+//     -> DualcamCalibrationFiles -> DualcamGeometry (pure Swift, no I/O)
+//                           -> DualcamOpenCV
+//     -> DualcamImaging     -> DualcamOpenCV -> COpenCVShim (C++ shim, plain C API)
 //     -> DualcamLinearAlgebra -> CLapacke (system library, pkg-config lapacke)
-//     -> DualcamDepthData   -> DualcamGeometry, DualcamImaging, DualcamSupport
+//     -> DualcamDepthMap   -> DualcamGeometry, DualcamImaging, DualcamSupport
 //        (typed depth maps, sizes, confidence, depth files, metadata, metrics,
-//        evaluation against ground truth (dualcam eval); shared by DualcamDepth
+//        evaluation against ground truth (dualcam eval); shared by DualcamStereo
 //        and DualcamFusion)
 //
 //   Capture (issue 7), kernel-facing parts without OpenCV or Foundation (they
 //   also run statically linked inside a small VM):
 //     DualcamV4L2 -> CV4L2 (C header: <linux/videodev2.h>, ioctl/mmap/poll wrappers)
 //     DualcamSync (no deps: ApproximateTime pairing of two timestamped streams)
-//   DualcamCapture (frame sources: files, V4L2 pairs; decoding via DualcamCV)
-//     -> DualcamV4L2, DualcamSync, DualcamImaging, DualcamCalibration
+//   DualcamCapture (frame sources: files, V4L2 pairs; decoding via DualcamOpenCV)
+//     -> DualcamV4L2, DualcamSync, DualcamImaging, DualcamCalibrationFiles
 //   DualcamFuzzing (every parser of user input as a fuzz target) -> the parsing
 //     modules; dualcam-fuzz -> DualcamFuzzing (libFuzzer entry, or a replay tool)
 //
 //   DualcamBatch (issue 22: dualcam batch; manifest, plan into units, task
 //   assignment, completion records, status) -> DualcamCapture (pair plans),
-//     DualcamCalibration (YAML budget), DualcamSupport; the command wires the jobs
+//     DualcamCalibrationFiles (YAML budget), DualcamSupport; the command wires the jobs
 //
 //   dualcam-vivid-probe -> DualcamV4L2, DualcamSync (no OpenCV, no Foundation: runs in
 //     the qemu VM of VividIntegrationTests, scripts/vivid)
 //
-//   DualcamCalibrate (issue 5: dualcam calibrate / verify / test suites)
-//     -> DualcamCalibration, DualcamSynthetic (board views with truth),
-//        DualcamImaging (pattern detection), DualcamCV (calib3d shim),
+//   DualcamCalibrationSolver (issue 5: dualcam calibrate / verify / test suites)
+//     -> DualcamCalibrationFiles, DualcamSynthetic (board views with truth),
+//        DualcamImaging (pattern detection), DualcamOpenCV (calib3d shim),
 //        DualcamLinearAlgebra (extrinsic uncertainties), Yams (suite manifests)
 //
-//   DualcamDepth (issue 8: stereo depth; rectification of a heterogeneous pair,
+//   DualcamStereo (issue 8: stereo depth; rectification of a heterogeneous pair,
 //   SGBM + LR check + subpixel refinement + confidence, reference alignment, fill)
-//     -> DualcamDepthData, DualcamCV (stereo shim: rectify maps, SGBM, WLS, FGS,
+//     -> DualcamDepthMap, DualcamOpenCV (stereo shim: rectify maps, SGBM, WLS, FGS,
 //        edge snap at depth discontinuities),
-//        DualcamImaging, DualcamCalibration, DualcamGeometry, DualcamSupport
+//        DualcamImaging, DualcamCalibrationFiles, DualcamGeometry, DualcamSupport
 //
 //   DualcamFusion (sparse metric samples + wide image + stereo -> absolute depth)
-//     -> DualcamDepthData, DualcamCV (ximgproc FGS / guided filter via the
+//     -> DualcamDepthMap, DualcamOpenCV (ximgproc FGS / guided filter via the
 //        edge_aware shim), DualcamLinearAlgebra (robust scale/shift fit),
-//        DualcamImaging, DualcamCalibration (the rig's lidar entry), DualcamGeometry
+//        DualcamImaging, DualcamCalibrationFiles (the rig's lidar entry), DualcamGeometry
 //
-// Only CDualcamOpenCV includes OpenCV headers. Every shim entry point catches
-// C++ exceptions and returns an error code and message; DualcamCV owns the
+// Only COpenCVShim includes OpenCV headers. Every shim entry point catches
+// C++ exceptions and returns an error code and message; DualcamOpenCV owns the
 // handles in Swift classes that free them in `deinit`.
 
 let package = Package(
@@ -58,7 +58,7 @@ let package = Package(
         .executable(name: "dualcam", targets: ["dualcam"]),
         .library(name: "DualcamGeometry", targets: ["DualcamGeometry"]),
         .library(name: "DualcamImaging", targets: ["DualcamImaging"]),
-        .library(name: "DualcamCalibration", targets: ["DualcamCalibration"]),
+        .library(name: "DualcamCalibrationFiles", targets: ["DualcamCalibrationFiles"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -73,7 +73,7 @@ let package = Package(
             providers: [.apt(["libopencv-dev"])]
         ),
         .target(
-            name: "CDualcamOpenCV",
+            name: "COpenCVShim",
             dependencies: ["COpenCV4"],
             cxxSettings: [.unsafeFlags(["-std=c++17", "-O2"])]  // -O2 also in debug: the stereo refinement loops run in tests
         ),
@@ -87,33 +87,33 @@ let package = Package(
         // MARK: Library modules
         .target(name: "DualcamSupport"),
         .target(name: "DualcamGeometry"),
-        .target(name: "DualcamCV", dependencies: ["CDualcamOpenCV", "DualcamSupport"]),
-        .target(name: "DualcamImaging", dependencies: ["DualcamCV", "DualcamSupport"]),
+        .target(name: "DualcamOpenCV", dependencies: ["COpenCVShim", "DualcamSupport"]),
+        .target(name: "DualcamImaging", dependencies: ["DualcamOpenCV", "DualcamSupport"]),
         .target(name: "DualcamLinearAlgebra", dependencies: ["CLapacke"]),
         .target(
-            name: "DualcamCalibration",
-            dependencies: ["DualcamGeometry", "DualcamCV", "DualcamSupport", .product(name: "Yams", package: "Yams")]
+            name: "DualcamCalibrationFiles",
+            dependencies: ["DualcamGeometry", "DualcamOpenCV", "DualcamSupport", .product(name: "Yams", package: "Yams")]
         ),
-        .target(name: "DualcamSynthetic", dependencies: ["DualcamGeometry", "DualcamImaging", "DualcamCalibration"]),
-        .target(name: "DualcamConvergence", dependencies: ["DualcamGeometry", "DualcamImaging", "DualcamCalibration"]),
+        .target(name: "DualcamSynthetic", dependencies: ["DualcamGeometry", "DualcamImaging", "DualcamCalibrationFiles"]),
+        .target(name: "DualcamConvergence", dependencies: ["DualcamGeometry", "DualcamImaging", "DualcamCalibrationFiles"]),
 
         // MARK: Depth (issue 8), depth data shared by depth and fusion
-        .target(name: "DualcamDepthData", dependencies: ["DualcamGeometry", "DualcamImaging", "DualcamSupport"]),
+        .target(name: "DualcamDepthMap", dependencies: ["DualcamGeometry", "DualcamImaging", "DualcamSupport"]),
         .target(
-            name: "DualcamDepth",
-            dependencies: ["DualcamDepthData", "DualcamGeometry", "DualcamImaging", "DualcamCV", "DualcamCalibration", "DualcamSupport"]
+            name: "DualcamStereo",
+            dependencies: ["DualcamDepthMap", "DualcamGeometry", "DualcamImaging", "DualcamOpenCV", "DualcamCalibrationFiles", "DualcamSupport"]
         ),
 
         // MARK: Fusion (issue 6)
         .target(
             name: "DualcamFusion",
-            dependencies: ["DualcamDepthData", "DualcamDepth", "DualcamGeometry", "DualcamImaging", "DualcamCV", "DualcamCalibration", "DualcamLinearAlgebra", "DualcamSupport"]
+            dependencies: ["DualcamDepthMap", "DualcamStereo", "DualcamGeometry", "DualcamImaging", "DualcamOpenCV", "DualcamCalibrationFiles", "DualcamLinearAlgebra", "DualcamSupport"]
         ),
 
         // MARK: Calibration solving and suites (issue 5)
         .target(
-            name: "DualcamCalibrate",
-            dependencies: ["DualcamCalibration", "DualcamGeometry", "DualcamImaging", "DualcamCV", "DualcamSynthetic", "DualcamLinearAlgebra", "DualcamSupport", .product(name: "Yams", package: "Yams")]
+            name: "DualcamCalibrationSolver",
+            dependencies: ["DualcamCalibrationFiles", "DualcamGeometry", "DualcamImaging", "DualcamOpenCV", "DualcamSynthetic", "DualcamLinearAlgebra", "DualcamSupport", .product(name: "Yams", package: "Yams")]
         ),
 
         // MARK: Capture (issue 7)
@@ -122,14 +122,14 @@ let package = Package(
         .target(name: "DualcamSync"),
         .target(
             name: "DualcamCapture",
-            dependencies: ["DualcamV4L2", "DualcamSync", "DualcamImaging", "DualcamCV", "DualcamGeometry", "DualcamCalibration", "DualcamSupport"]
+            dependencies: ["DualcamV4L2", "DualcamSync", "DualcamImaging", "DualcamOpenCV", "DualcamGeometry", "DualcamCalibrationFiles", "DualcamSupport"]
         ),
 
         // MARK: Batch runs on cluster engines (issue 22)
-        .target(name: "DualcamBatch", dependencies: ["DualcamCapture", "DualcamCalibration", "DualcamSupport"]),
+        .target(name: "DualcamBatch", dependencies: ["DualcamCapture", "DualcamCalibrationFiles", "DualcamSupport"]),
         // Slurm integration test: scripts/slurm installs and starts a one-node cluster,
         // deploy/slurm/dualcam-batch.sbatch runs as an array (docs/batch.md).
-        .testTarget(name: "SlurmIntegrationTests", dependencies: ["dualcam", "TestSupport", "DualcamSynthetic", "DualcamCalibration", "DualcamGeometry"]),
+        .testTarget(name: "SlurmIntegrationTests", dependencies: ["dualcam", "TestSupport", "DualcamSynthetic", "DualcamCalibrationFiles", "DualcamGeometry"]),
 
         // V4L2 integration test: scripts/vivid boots Debian's kernel in qemu with vivid
         // and runs the probe there (README, "V4L2 integration test").
@@ -139,8 +139,8 @@ let package = Package(
         .target(
             name: "DualcamBench",
             dependencies: [
-                "DualcamSynthetic", "DualcamConvergence", "DualcamImaging", "DualcamCalibration", "DualcamSupport",
-                "DualcamDepthData", "DualcamDepth", "DualcamFusion", "DualcamCalibrate",
+                "DualcamSynthetic", "DualcamConvergence", "DualcamImaging", "DualcamCalibrationFiles", "DualcamSupport",
+                "DualcamDepthMap", "DualcamStereo", "DualcamFusion", "DualcamCalibrationSolver",
             ]
         ),
 
@@ -150,8 +150,8 @@ let package = Package(
         .target(
             name: "DualcamFuzzing",
             dependencies: [
-                "DualcamSupport", "DualcamGeometry", "DualcamImaging", "DualcamCalibration", "DualcamDepthData",
-                "DualcamFusion", "DualcamCalibrate", "DualcamCapture", "DualcamSynthetic", "DualcamV4L2", "DualcamBatch",
+                "DualcamSupport", "DualcamGeometry", "DualcamImaging", "DualcamCalibrationFiles", "DualcamDepthMap",
+                "DualcamFusion", "DualcamCalibrationSolver", "DualcamCapture", "DualcamSynthetic", "DualcamV4L2", "DualcamBatch",
             ]
         ),
         .executableTarget(name: "dualcam-fuzz", dependencies: ["DualcamFuzzing"]),
@@ -160,8 +160,8 @@ let package = Package(
         .executableTarget(
             name: "dualcam",
             dependencies: [
-                "DualcamSupport", "DualcamGeometry", "DualcamCV", "DualcamImaging", "DualcamCalibration", "DualcamSynthetic", "DualcamConvergence", "DualcamBench",
-                "DualcamDepthData", "DualcamDepth", "DualcamFusion", "DualcamCalibrate",
+                "DualcamSupport", "DualcamGeometry", "DualcamOpenCV", "DualcamImaging", "DualcamCalibrationFiles", "DualcamSynthetic", "DualcamConvergence", "DualcamBench",
+                "DualcamDepthMap", "DualcamStereo", "DualcamFusion", "DualcamCalibrationSolver",
                 "DualcamV4L2", "DualcamCapture", "DualcamBatch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -172,25 +172,25 @@ let package = Package(
         .target(name: "ImagingTestSupport", dependencies: ["DualcamImaging"], path: "Tests/ImagingTestSupport"),
         .testTarget(name: "DualcamSupportTests", dependencies: ["DualcamSupport", "TestSupport"]),
         .testTarget(name: "DualcamGeometryTests", dependencies: ["DualcamGeometry", "TestSupport"]),
-        .testTarget(name: "DualcamImagingTests", dependencies: ["DualcamImaging", "DualcamCV", "DualcamSupport", "TestSupport"]),
-        .testTarget(name: "DualcamCVTests", dependencies: ["DualcamCV", "TestSupport"]),
+        .testTarget(name: "DualcamImagingTests", dependencies: ["DualcamImaging", "DualcamOpenCV", "DualcamSupport", "TestSupport"]),
+        .testTarget(name: "DualcamOpenCVTests", dependencies: ["DualcamOpenCV", "TestSupport"]),
         .testTarget(name: "DualcamLinearAlgebraTests", dependencies: ["DualcamLinearAlgebra", "TestSupport"]),
         .testTarget(
-            name: "DualcamCalibrationTests",
-            dependencies: ["DualcamCalibration", "DualcamCV", "DualcamGeometry", "DualcamSupport", "TestSupport"]
+            name: "DualcamCalibrationFilesTests",
+            dependencies: ["DualcamCalibrationFiles", "DualcamOpenCV", "DualcamGeometry", "DualcamSupport", "TestSupport"]
         ),
-        .testTarget(name: "DualcamSyntheticTests", dependencies: ["DualcamSynthetic", "ImagingTestSupport", "DualcamCalibration", "DualcamImaging", "TestSupport"]),
-        .testTarget(name: "DualcamConvergenceTests", dependencies: ["DualcamConvergence", "ImagingTestSupport", "DualcamSynthetic", "DualcamCalibration", "DualcamCalibrate", "DualcamCV", "DualcamImaging", "TestSupport"]),
-        .testTarget(name: "DualcamDepthDataTests", dependencies: ["DualcamDepthData", "DualcamImaging", "DualcamGeometry", "TestSupport"]),
-        .testTarget(name: "DualcamDepthTests", dependencies: ["DualcamDepth", "DualcamDepthData", "DualcamSynthetic", "DualcamCalibration", "DualcamImaging", "DualcamGeometry", "TestSupport"]),
-        .testTarget(name: "DualcamFusionTests", dependencies: ["DualcamFusion", "DualcamDepth", "DualcamDepthData", "DualcamSynthetic", "DualcamCalibration", "DualcamImaging", "DualcamGeometry", "TestSupport"]),
-        .testTarget(name: "DualcamCalibrateTests", dependencies: ["DualcamCalibrate", "DualcamCalibration", "DualcamSynthetic", "DualcamImaging", "DualcamGeometry", "TestSupport"]),
+        .testTarget(name: "DualcamSyntheticTests", dependencies: ["DualcamSynthetic", "ImagingTestSupport", "DualcamCalibrationFiles", "DualcamImaging", "TestSupport"]),
+        .testTarget(name: "DualcamConvergenceTests", dependencies: ["DualcamConvergence", "ImagingTestSupport", "DualcamSynthetic", "DualcamCalibrationFiles", "DualcamCalibrationSolver", "DualcamOpenCV", "DualcamImaging", "TestSupport"]),
+        .testTarget(name: "DualcamDepthMapTests", dependencies: ["DualcamDepthMap", "DualcamImaging", "DualcamGeometry", "TestSupport"]),
+        .testTarget(name: "DualcamStereoTests", dependencies: ["DualcamStereo", "DualcamDepthMap", "DualcamSynthetic", "DualcamCalibrationFiles", "DualcamImaging", "DualcamGeometry", "TestSupport"]),
+        .testTarget(name: "DualcamFusionTests", dependencies: ["DualcamFusion", "DualcamStereo", "DualcamDepthMap", "DualcamSynthetic", "DualcamCalibrationFiles", "DualcamImaging", "DualcamGeometry", "TestSupport"]),
+        .testTarget(name: "DualcamCalibrationSolverTests", dependencies: ["DualcamCalibrationSolver", "DualcamCalibrationFiles", "DualcamSynthetic", "DualcamImaging", "DualcamGeometry", "TestSupport"]),
         .testTarget(name: "DualcamV4L2Tests", dependencies: ["DualcamV4L2", "CV4L2", "TestSupport"]),
         .testTarget(name: "DualcamSyncTests", dependencies: ["DualcamSync", "TestSupport"]),
-        .testTarget(name: "DualcamCaptureTests", dependencies: ["DualcamCapture", "DualcamV4L2", "DualcamSync", "DualcamImaging", "DualcamCV", "DualcamSupport", "TestSupport"]),
+        .testTarget(name: "DualcamCaptureTests", dependencies: ["DualcamCapture", "DualcamV4L2", "DualcamSync", "DualcamImaging", "DualcamOpenCV", "DualcamSupport", "TestSupport"]),
         .testTarget(name: "DualcamBatchTests", dependencies: ["DualcamBatch", "DualcamCapture", "DualcamImaging", "DualcamSupport", "TestSupport", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "DualcamFuzzingTests", dependencies: ["DualcamFuzzing", "DualcamSupport", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["dualcam", "TestSupport", "DualcamImaging", "DualcamCV", "DualcamCalibration", "DualcamGeometry", "DualcamBench", "DualcamSynthetic", "DualcamCapture", .product(name: "Yams", package: "Yams")]),
+        .testTarget(name: "EndToEndTests", dependencies: ["dualcam", "TestSupport", "DualcamImaging", "DualcamOpenCV", "DualcamCalibrationFiles", "DualcamGeometry", "DualcamBench", "DualcamSynthetic", "DualcamCapture", .product(name: "Yams", package: "Yams")]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -1,1 +1,1 @@
-/* Intentionally empty: OpenCV's C++ headers are included by CDualcamOpenCV only. */
+/* Intentionally empty: OpenCV's C++ headers are included by COpenCVShim only. */

@@ -1,5 +1,5 @@
-import DualcamCalibration
-import DualcamDepth
+import DualcamCalibrationFiles
+import DualcamStereo
 import DualcamGeometry
 import DualcamSupport
 import DualcamSynthetic

@@ -1,6 +1,6 @@
-import DualcamCalibration
-import DualcamDepth
-import DualcamDepthData
+import DualcamCalibrationFiles
+import DualcamStereo
+import DualcamDepthMap
 import DualcamGeometry
 import DualcamImaging
 import DualcamSynthetic

@@ -1,5 +1,5 @@
-import DualcamCalibration
-import DualcamDepthData
+import DualcamCalibrationFiles
+import DualcamDepthMap
 import DualcamFusion
 import DualcamGeometry
 import DualcamImaging

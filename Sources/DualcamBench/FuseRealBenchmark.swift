@@ -1,4 +1,4 @@
-import DualcamDepthData
+import DualcamDepthMap
 import DualcamFusion
 import DualcamGeometry
 import DualcamSynthetic

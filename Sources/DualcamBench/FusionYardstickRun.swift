@@ -1,5 +1,5 @@
-import DualcamDepth
-import DualcamDepthData
+import DualcamStereo
+import DualcamDepthMap
 import DualcamFusion
 import DualcamGeometry
 import DualcamImaging

@@ -1,4 +1,4 @@
-import DualcamCalibration
+import DualcamCalibrationFiles
 import DualcamImaging
 import DualcamSupport
 import DualcamSync

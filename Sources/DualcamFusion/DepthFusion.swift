@@ -1,4 +1,4 @@
-import DualcamCV
+import DualcamOpenCV
 import DualcamGeometry
 import DualcamSupport
 import Foundation

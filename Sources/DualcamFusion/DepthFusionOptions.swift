@@ -1,4 +1,4 @@
-import DualcamCV
+import DualcamOpenCV
 
 extension DepthFusion {
     /// How samples alone are completed.

@@ -1,4 +1,4 @@
-import DualcamCV
+import DualcamOpenCV
 import DualcamGeometry
 
 /// Copies between row-major arrays and OpenCV matrices for the fusion stages.

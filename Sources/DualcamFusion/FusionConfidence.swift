@@ -1,4 +1,4 @@
-import DualcamCV
+import DualcamOpenCV
 import DualcamGeometry
 
 /// Per-pixel confidence levels of the fused depth (see `DepthFusion`).

@@ -1,4 +1,4 @@
-import DualcamDepthData
+import DualcamDepthMap
 import DualcamGeometry
 import DualcamImaging
 import DualcamSupport

@@ -1,4 +1,4 @@
-import DualcamCV
+import DualcamOpenCV
 import DualcamGeometry
 
 /// The plain-OpenCV yardstick for fusion: normalized guided filtering of the

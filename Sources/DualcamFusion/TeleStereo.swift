@@ -1,10 +1,10 @@
-import DualcamDepth
-import DualcamDepthData
+import DualcamStereo
+import DualcamDepthMap
 import DualcamGeometry
 import DualcamImaging
 
 /// Stereo for fusion computed on the fly from the wide/tele pair with
-/// `DualcamDepth` (rectification, SGBM, consistency checks, subpixel
+/// `DualcamStereo` (rectification, SGBM, consistency checks, subpixel
 /// refinement), aligned to the wide camera on the fusion output grid (the
 /// wide image resized to the output size: `OutputGrid.resampled`), in
 /// unfiltered mode: measured values only (NaN elsewhere, including outside

@@ -1,8 +1,8 @@
 import DualcamBatch
-import DualcamCalibrate
-import DualcamCalibration
+import DualcamCalibrationSolver
+import DualcamCalibrationFiles
 import DualcamCapture
-import DualcamDepthData
+import DualcamDepthMap
 import DualcamFusion
 import DualcamGeometry
 import DualcamImaging

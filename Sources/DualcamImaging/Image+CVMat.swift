@@ -1,4 +1,4 @@
-import DualcamCV
+import DualcamOpenCV
 import DualcamSupport
 
 /// Copies between `Image` (RGB / RGBA) and `CVMat` (OpenCV's BGR / BGRA).

@@ -1,4 +1,4 @@
-import DualcamCV
+import DualcamOpenCV
 import DualcamSupport
 
 /// In-memory encoding, for pipelines that need what a codec does to the

@@ -1,4 +1,4 @@
-import DualcamCV
+import DualcamOpenCV
 
 /// Calibration targets on `Image`s, by way of `CVCalibrationPatterns`.
 /// Image coordinates have pixel centres at integers (OpenCV's convention).

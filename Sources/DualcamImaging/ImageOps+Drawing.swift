@@ -1,4 +1,4 @@
-import DualcamCV
+import DualcamOpenCV
 
 /// Colour maps and text on `Image`s (RGB order), by way of `CVDrawing`.
 extension ImageOps {

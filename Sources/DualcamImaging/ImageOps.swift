@@ -1,4 +1,4 @@
-import DualcamCV
+import DualcamOpenCV
 
 /// OpenCV image operations on `Image`s (RGB / RGBA channel order), by way of
 /// `CVImgproc` and `CVRegistration`: each copies the image into a `CVMat`,

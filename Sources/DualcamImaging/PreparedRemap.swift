@@ -1,4 +1,4 @@
-import DualcamCV
+import DualcamOpenCV
 
 /// A remap table prepared once for `ImageOps.remap`-style resampling of many
 /// images: the float32 maps are copied into OpenCV and converted there to its

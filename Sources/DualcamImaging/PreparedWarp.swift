@@ -1,4 +1,4 @@
-import DualcamCV
+import DualcamOpenCV
 
 /// An image copied into OpenCV once and warped many times (a plane sweep
 /// warps one level per step): `ImageOps.warpPerspective` copies its source in

@@ -1,4 +1,4 @@
-import DualcamCV
+import DualcamOpenCV
 import DualcamSupport
 import Foundation
 

@@ -1,5 +1,5 @@
 import DualcamImaging
-import DualcamCalibration
+import DualcamCalibrationFiles
 import DualcamGeometry
 
 extension BoardTarget {

@@ -1,4 +1,4 @@
-import DualcamCalibration
+import DualcamCalibrationFiles
 import DualcamGeometry
 
 /// Random but reproducible board poses for calibration views: every pose

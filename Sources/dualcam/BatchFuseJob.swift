@@ -1,6 +1,6 @@
 import DualcamBatch
 import DualcamCapture
-import DualcamDepthData
+import DualcamDepthMap
 import DualcamSupport
 import Foundation
 

@@ -2,8 +2,8 @@ import ArgumentParser
 import DualcamBatch
 import DualcamCapture
 import DualcamConvergence
-import DualcamDepth
-import DualcamDepthData
+import DualcamStereo
+import DualcamDepthMap
 import DualcamGeometry
 import DualcamImaging
 import DualcamSupport

@@ -1,5 +1,5 @@
 import ArgumentParser
-import DualcamCalibrate
+import DualcamCalibrationSolver
 import DualcamSupport
 import Foundation
 

@@ -1,6 +1,6 @@
 import ArgumentParser
-import DualcamCalibrate
-import DualcamCalibration
+import DualcamCalibrationSolver
+import DualcamCalibrationFiles
 import DualcamSupport
 import Foundation
 

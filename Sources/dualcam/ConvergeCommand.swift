@@ -1,5 +1,5 @@
 import ArgumentParser
-import DualcamCalibration
+import DualcamCalibrationFiles
 import DualcamConvergence
 import DualcamGeometry
 import DualcamImaging

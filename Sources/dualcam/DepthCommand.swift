@@ -1,7 +1,7 @@
 import ArgumentParser
-import DualcamCalibration
-import DualcamDepth
-import DualcamDepthData
+import DualcamCalibrationFiles
+import DualcamStereo
+import DualcamDepthMap
 import DualcamGeometry
 import DualcamImaging
 import DualcamSupport

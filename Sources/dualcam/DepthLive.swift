@@ -1,5 +1,5 @@
 import DualcamCapture
-import DualcamDepth
+import DualcamStereo
 import DualcamGeometry
 import DualcamSupport
 import Foundation

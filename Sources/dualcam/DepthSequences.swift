@@ -1,7 +1,7 @@
-import DualcamCalibration
+import DualcamCalibrationFiles
 import DualcamCapture
-import DualcamDepth
-import DualcamDepthData
+import DualcamStereo
+import DualcamDepthMap
 import DualcamGeometry
 import DualcamImaging
 import DualcamSupport

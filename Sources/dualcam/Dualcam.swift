@@ -1,5 +1,5 @@
 import ArgumentParser
-import DualcamCV
+import DualcamOpenCV
 import DualcamSupport
 import Foundation
 

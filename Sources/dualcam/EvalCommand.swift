@@ -1,6 +1,6 @@
 import ArgumentParser
-import DualcamDepth
-import DualcamDepthData
+import DualcamStereo
+import DualcamDepthMap
 import DualcamGeometry
 import DualcamImaging
 import DualcamSupport

@@ -1,5 +1,5 @@
 import ArgumentParser
-import DualcamDepthData
+import DualcamDepthMap
 import DualcamFusion
 import DualcamGeometry
 import DualcamImaging

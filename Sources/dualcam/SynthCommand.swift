@@ -1,5 +1,5 @@
 import ArgumentParser
-import DualcamCalibration
+import DualcamCalibrationFiles
 import DualcamGeometry
 import DualcamSupport
 import DualcamSynthetic

@@ -1,6 +1,6 @@
 import CV4L2
 import DualcamCapture
-import DualcamCV
+import DualcamOpenCV
 import DualcamImaging
 import DualcamSupport
 import DualcamV4L2

@@ -1,4 +1,4 @@
-import DualcamCalibration
+import DualcamCalibrationFiles
 import DualcamConvergence
 import DualcamGeometry
 import DualcamImaging

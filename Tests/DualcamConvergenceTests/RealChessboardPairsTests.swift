@@ -1,6 +1,6 @@
-import DualcamCV
-import DualcamCalibrate
-import DualcamCalibration
+import DualcamOpenCV
+import DualcamCalibrationSolver
+import DualcamCalibrationFiles
 import DualcamConvergence
 import DualcamGeometry
 import DualcamImaging

@@ -1,5 +1,5 @@
-import DualcamCalibration
-import DualcamDepthData
+import DualcamCalibrationFiles
+import DualcamDepthMap
 import DualcamImaging
 import DualcamFusion
 import DualcamGeometry
@@ -71,7 +71,7 @@ final class FusionAccuracyTests: XCTestCase {
 
     /// `dualcam fuse --tele` without the command line: 2 % samples drawn up
     /// to `rangeLimit` metres and the stereo computed from the rendered
-    /// wide/tele pair by DualcamDepth, through `FusionPipeline`.
+    /// wide/tele pair by DualcamStereo, through `FusionPipeline`.
     static func fuseWithTele(_ scenario: FusionScenario, rangeLimit: Double) throws
         -> (outcome: FusionOutcome, stereo: (map: DepthMap, confidence: [Float]), wideSamples: [DepthSample]) {
         let rig = try Synthesizer.scaledRig(try NominalDevice.load().rig, to: FusionScenario.wideSize)
@@ -282,7 +282,7 @@ final class FusionAccuracyTests: XCTestCase {
     }
 
     /// The `--tele` path: stereo computed from the rendered wide/tele pair by
-    /// DualcamDepth (reference wide, measured values only), then fused.
+    /// DualcamStereo (reference wide, measured values only), then fused.
     func testTeleStereoThroughDualcamDepth() throws {
         let scenario = try FusionScenario.named("room")
         let size = FusionScenario.size

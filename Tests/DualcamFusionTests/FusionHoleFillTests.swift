@@ -1,4 +1,4 @@
-import DualcamCV
+import DualcamOpenCV
 @testable import DualcamFusion
 import DualcamGeometry
 import XCTest

@@ -1,5 +1,5 @@
 @testable import DualcamFusion
-import DualcamCV
+import DualcamOpenCV
 import DualcamGeometry
 import TestSupport
 import XCTest

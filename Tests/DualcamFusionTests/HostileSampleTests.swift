@@ -1,4 +1,4 @@
-import DualcamCalibration
+import DualcamCalibrationFiles
 import DualcamFusion
 import DualcamGeometry
 import DualcamImaging

@@ -1,4 +1,4 @@
-import DualcamCV
+import DualcamOpenCV
 import DualcamImaging
 import DualcamSupport
 import TestSupport

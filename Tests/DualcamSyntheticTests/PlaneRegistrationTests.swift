@@ -1,4 +1,4 @@
-import DualcamCalibration
+import DualcamCalibrationFiles
 import DualcamGeometry
 import DualcamImaging
 import DualcamSynthetic

@@ -1,4 +1,4 @@
-import DualcamCalibration
+import DualcamCalibrationFiles
 import DualcamCapture
 import DualcamGeometry
 import DualcamSynthetic

@@ -1,4 +1,4 @@
-import DualcamCV
+import DualcamOpenCV
 import Foundation
 import TestSupport
 import XCTest

@@ -1,0 +1,288 @@
+import DualcamOpenCV
+import DualcamDepthMap
+import DualcamGeometry
+import DualcamImaging
+import DualcamSupport
+
+/// One depth estimate aligned to the reference camera at the output size.
+public struct StereoDepthResult: Sendable {
+    public let size: PixelSize
+    public let reference: FrameName
+    /// The reference intrinsics at the output size.
+    public let intrinsics: Intrinsics
+    public let filtered: Bool
+    /// Rectified pixel disparity at the output pixels (row-major; NaN = no value).
+    public let disparityPixels: [Float]
+    /// The measured (unfiltered) rectified pixel disparity, NaN where a test failed.
+    public let unfilteredDisparityPixels: [Float]
+    /// Depth along the reference camera's optical axis, metres:
+    /// Z = pixelsPerInverseMetre / d x depthFactor (see `ReferenceAlignment`); NaN = no value.
+    public let depthMetres: [Float]
+    /// Per-pixel confidence in [0, 1] of the measured values (0 where not measured).
+    public let confidence: [Float]
+    /// f B of the rectified pair.
+    public let pixelsPerInverseMetre: Double
+    /// Output pixels inside the overlap of both cameras, and their bounding box.
+    public let coveredCount: Int
+    public let coveredRegion: PixelRect?
+    /// Unfiltered valid pixels / covered pixels.
+    public let validFraction: Double
+    public let highQuality: Bool
+    /// The rectified pair and the SGBM search used.
+    public let rectification: StereoRectification
+    public let disparitySearch: (min: Int, count: Int)
+}
+
+/// Stereo depth for a wide/tele (or same-lens) pair: rectify both images into
+/// one common camera pair (`StereoRectification`, one remap pass per image),
+/// match with SGBM in both directions, keep left-right consistent and unique
+/// matches (speckles removed), refine them to subpixel precision, then map the
+/// reference view's disparity into the reference camera at the output size
+/// (`ReferenceAlignment`). Filtered mode fills holes with a confidence-weighted
+/// fast global smoother guided by the reference colour image.
+///
+/// Built once per geometry (rig, buffer sizes, intrinsics, options); `estimate` may run for many pairs.
+public struct StereoDepthEstimator: @unchecked Sendable {
+    public let options: StereoDepthOptions
+    public let rectification: StereoRectification
+    public let reference: FrameName
+    public let alignment: ReferenceAlignment
+    public let search: (min: Int, count: Int)
+    public let parameters: CVStereoParameters
+    let wideTable: RectificationTable
+    let teleTable: RectificationTable
+    let refineMask: CVMat
+    public let wideSize: PixelSize
+    public let teleSize: PixelSize
+
+    /// `wideIntrinsics`/`teleIntrinsics`: per-frame K at the buffer sizes (nil:
+    /// the calibration's, scaled; the buffer must have the calibration's aspect ratio).
+    public init(rig: Rig, wideSize: PixelSize, teleSize: PixelSize, wideIntrinsics: Intrinsics? = nil,
+                teleIntrinsics: Intrinsics? = nil, options: StereoDepthOptions = StereoDepthOptions()) throws {
+        try options.validate()
+        self.options = options
+        self.wideSize = wideSize
+        self.teleSize = teleSize
+        let wide = try Self.model(rig, .wide, size: wideSize, perFrame: wideIntrinsics)
+        let tele = try Self.model(rig, .tele, size: teleSize, perFrame: teleIntrinsics)
+        // A first pass at scale 1 decides the narrower camera and the automatic scale.
+        let probe = try StereoRectification(rig: rig, wide: wide, tele: tele, scale: 1, margin: { _ in 0 })
+        let reference = options.reference ?? probe.narrower
+        guard reference == .wide || reference == .tele else {
+            throw DualcamError.invalidValue(name: "--reference \(reference)", reason: "expected wide or tele")
+        }
+        self.reference = reference
+        let refModel = reference == .wide ? wide : tele
+        let outputSize = options.outputSize ?? refModel.size
+        do { _ = try refModel.intrinsics.scaled(to: outputSize) } catch {
+            throw DualcamError.invalidValue(
+                name: "--size \(outputSize)", reason: "the \(reference) image is \(refModel.size); the depth must have its aspect ratio")
+        }
+        let scale = options.matchScale ?? {
+            let fOut = refModel.intrinsics.fx * Double(outputSize.width) / Double(refModel.size.width)
+            let density = options.matchDensity ?? StereoDepthOptions.automaticMatchDensity(
+                outputWidth: outputSize.width, referenceIsNarrower: reference == probe.narrower)
+            return min(1, density * fOut / probe.intrinsics.fx)
+        }()
+        let minDepth = options.minDepthMetres
+        rectification = try StereoRectification(rig: rig, wide: wide, tele: tele, scale: scale) { f in
+            Int((f * probe.baselineMetres / minDepth).rounded(.up)) + 4
+        }
+        search = try options.disparitySearch(pixelsPerInverseMetre: rectification.pixelsPerInverseMetre)
+        parameters = options.stereoParameters(search: search, rectifiedWidth: rectification.size.width)
+        wideTable = try RectificationTable(model: wide, rotation: rectification.wideRotation, rectified: rectification.intrinsics)
+        teleTable = try RectificationTable(model: tele, rotation: rectification.teleRotation, rectified: rectification.intrinsics)
+        alignment = try ReferenceAlignment(rectification: rectification, reference: reference, outputSize: outputSize,
+                                           grid: options.outputGrid,
+                                           otherValid: reference == .wide ? teleTable.valid : wideTable.valid)
+        refineMask = try alignment.sampledMask(rectifiedSize: rectification.size)
+    }
+
+    /// The reference camera `options` leads to (the narrower camera when
+    /// `options.reference` is nil), without building any table.
+    public static func reference(rig: Rig, wideSize: PixelSize, teleSize: PixelSize, wideIntrinsics: Intrinsics? = nil,
+                                 teleIntrinsics: Intrinsics? = nil, options: StereoDepthOptions) throws -> FrameName {
+        if let r = options.reference { return r }
+        let wide = try model(rig, .wide, size: wideSize, perFrame: wideIntrinsics)
+        let tele = try model(rig, .tele, size: teleSize, perFrame: teleIntrinsics)
+        return try StereoRectification(rig: rig, wide: wide, tele: tele, scale: 1, margin: { _ in 0 }).narrower
+    }
+
+    /// The calibration's camera model for a buffer of `size` (per-frame K if given, same distortion).
+    static func model(_ rig: Rig, _ name: FrameName, size: PixelSize, perFrame: Intrinsics?) throws -> CameraModel {
+        let calibrated = try rig.camera(name).model
+        if let k = perFrame {
+            guard k.referenceSize == size else {
+                throw DualcamError.invalidValue(name: "\(name) per-frame intrinsics",
+                                                reason: "given for \(k.referenceSize) but the image is \(size)")
+            }
+            return CameraModel(intrinsics: k, distortion: calibrated.distortion)
+        }
+        do { return try calibrated.scaled(to: size) } catch {
+            throw DualcamError.invalidValue(
+                name: "--\(name) image size \(size)",
+                reason: "does not match the calibration's \(calibrated.size) aspect ratio (a crop is not a scale)")
+        }
+    }
+
+    /// The rectified 8-bit grey pair (left, right) and their data masks.
+    public func rectify(wide: Image, tele: Image) throws -> RectifiedPair {
+        for (name, image, size) in [("wide", wide, wideSize), ("tele", tele, teleSize)]
+            where image.width != size.width || image.height != size.height {
+            throw DualcamError.invalidValue(name: "--\(name) image", reason: "is \(image.width)x\(image.height), expected \(size)")
+        }
+        let w = try wideTable.apply(wide.greyCVMat()), t = try teleTable.apply(tele.greyCVMat())
+        let wideLeft = rectification.left == .wide
+        return RectifiedPair(left: wideLeft ? w : t, right: wideLeft ? t : w,
+                             leftValid: wideLeft ? wideTable.valid : teleTable.valid,
+                             rightValid: wideLeft ? teleTable.valid : wideTable.valid,
+                             referenceIsRight: rectification.right == reference)
+    }
+
+    /// Depth for one pair (buffers of the sizes given at init).
+    public func estimate(wide: Image, tele: Image, temporal: TemporalSmoother? = nil) throws -> StereoDepthResult {
+        let pair = try rectify(wide: wide, tele: tele)
+        let matched = try CVStereo.match(left: pair.left, right: pair.right, leftValid: pair.leftValid,
+                                         rightValid: pair.rightValid, parameters: parameters,
+                                         referenceIsRight: pair.referenceIsRight, refineMask: refineMask)
+        // A measured disparity below the floor lies beyond --max-depth (or
+        // behind infinity: a mismatch that passed the tests): no measurement.
+        let floor = disparityFloor
+        let unfiltered = alignment.sample(matched.disparity).map { $0 < floor ? .nan : $0 }
+        let matchConfidence = zip(alignment.sample(matched.confidence), unfiltered).map { c, d in d.isNaN || c.isNaN ? 0 : c }
+        let zone = try edgeZone(unfiltered)
+        // In the edge zone the window may straddle two surfaces: medium at best.
+        let cap = options.edgeZoneConfidence
+        let confidence = zip(matchConfidence, zone).map { c, z in z ? min(c, cap) : c }
+        var values = unfiltered
+        if options.filtered {
+            values = try fill(unfiltered, confidence: matchConfidence, edgeZone: zone, guide: reference == .wide ? wide : tele)
+            if let temporal { values = temporal.smooth(values) }
+        }
+        return result(values: values, unfiltered: unfiltered, confidence: confidence, filtered: options.filtered)
+    }
+
+    /// The edge snap's parameters at the output size.
+    var edgeParameters: CVEdgeSnapParameters {
+        var snap = options.edgeSnap ?? CVEdgeSnapParameters()
+        snap.occlusionRight = rectification.right == reference
+        snap.disparityScale = alignment.outputIntrinsics.fx / rectification.intrinsics.fx
+        // The fit window covers the same share of the view at every output
+        // size: `radius` is for the 768-px photo width (8 to 32 px).
+        snap.radius = min(32, max(8, Int((Double(snap.radius) * Double(alignment.size.width) / 768).rounded())))
+        return snap
+    }
+
+    /// The output pixels within the edge snap's margin of a jump of the
+    /// measured disparity `measured` (`CVStereo.edgeZone`): there the
+    /// matching window may straddle two surfaces, and the filtered mode
+    /// replaces such measurements by the plane of their surface.
+    func edgeZone(_ measured: [Float]) throws -> [Bool] {
+        let size = alignment.size
+        guard measured.contains(where: { $0.isFinite }) else { return [Bool](repeating: false, count: measured.count) }
+        return try CVStereo.edgeZone(measured: .floats(measured, width: size.width, height: size.height),
+                                     parameters: edgeParameters).packedBytes().map { $0 != 0 }
+    }
+
+    /// How far the filtered value of a measured pixel may move from its
+    /// measurement m, given its confidence c: `measuredTolerancePixels` / c
+    /// rectified pixels, and at most `highConfidenceTolerance` x m for a
+    /// high-confidence measurement (c >= `ConfidenceMap.highThreshold`):
+    /// filtered mode keeps what was measured, within its uncertainty, and
+    /// fills and smooths only where nothing reliable was measured.
+    func tolerance(measured m: Float, confidence c: Float) -> Float {
+        guard let pixels = options.measuredTolerancePixels else { return .infinity }
+        let u = Float(pixels) / max(c, 1e-3)
+        return c >= ConfidenceMap.highThreshold ? min(u, Float(options.highConfidenceTolerance) * abs(m)) : u
+    }
+
+    /// The confidence-weighted, reference-guided fill of `values` (rectified
+    /// pixel disparity at the output). Outside `edgeZone` a measured value
+    /// moves by at most its `tolerance`; in it the smoother and the edge snap decide.
+    func fill(_ values: [Float], confidence: [Float], edgeZone zone: [Bool], guide: Image) throws -> [Float] {
+        let size = alignment.size
+        guard values.contains(where: { $0.isFinite }) else { return values }
+        let guideImage = try ImageOps.resize(guide.eightBit(), width: size.width, height: size.height, interpolation: .area)
+        let covered = alignment.rectifiedIndex.map { $0 >= 0 }
+        // Holes (mostly half-occlusions beside foreground objects) first take the
+        // background value with a small weight, so the smoother does not mix
+        // foreground into them; then the confidence-weighted smoother.
+        let pre = HoleFilling.backgroundFill(values, width: size.width, keep: covered)
+        let weights = zip(confidence, pre.filled).map { $1 ? Float(0.02) : $0 }
+        let smoothed = try CVStereo.confidenceFill(
+            values: .floats(pre.values, width: size.width, height: size.height),
+            confidence: .floats(weights, width: size.width, height: size.height),
+            guide: guideImage.makeCVMat(), lambda: options.fillLambda, sigmaColor: options.fillSigmaColor,
+            minWeight: 1e-6).floats()
+        // Measured values m are kept in proportion to their confidence c (a
+        // confident match is not pulled towards its neighbours across a depth
+        // edge): v = c m + (1 - c) s. With `fillResidualPixels` tau set, the
+        // smoothed value s also replaces measured noise around a smooth
+        // surface: v = s + c min(1, ((m - s) / tau)^2) (m - s).
+        // Outside the overlap stays NaN; anything the smoother could not reach
+        // takes its nearest value.
+        // Either way a measured value outside the edge zone moves by at most its tolerance.
+        let tau = options.fillResidualPixels.map { Float($0) }
+        var inside = smoothed
+        for i in inside.indices {
+            if !covered[i] { inside[i] = .nan; continue }
+            let m = values[i], s = inside[i], c = min(max(confidence[i], 0), 1)
+            guard m.isFinite, s.isFinite else { continue }
+            let gate = tau.map { min(1, ((m - s) / $0) * ((m - s) / $0)) } ?? 1
+            let blended = s + c * gate * (m - s)
+            if zone[i] { inside[i] = blended; continue }
+            let u = tolerance(measured: m, confidence: c)
+            inside[i] = min(max(blended, m - u), m + u)
+        }
+        let dense = HoleFilling.nearestFill(inside, width: size.width, keep: covered)
+        guard options.edgeSnap != nil else { return dense }
+        // At the depth discontinuities of the measurements the smoother still
+        // mixes the two surfaces (and fills half-occlusions from both sides):
+        // there each pixel takes the plane of the surface it belongs to.
+        let snapped = try CVStereo.edgeSnap(
+            measured: .floats(values, width: size.width, height: size.height),
+            confidence: .floats(confidence, width: size.width, height: size.height),
+            filled: .floats(dense, width: size.width, height: size.height),
+            covered: CVMat(rows: size.height, cols: size.width, channels: 1, depth: .uint8,
+                           bytes: covered.map { $0 ? 255 : 0 }),
+            parameters: edgeParameters).floats()
+        return zip(snapped, covered).map { $1 ? $0 : .nan }
+    }
+
+    /// The smallest disparity kept, f B / max depth (1e-6 px without a maximum):
+    /// smaller values are no measurement.
+    var disparityFloor: Float {
+        Float(max(options.maxDepthMetres.isInfinite ? 0 : rectification.pixelsPerInverseMetre / options.maxDepthMetres, 1e-6))
+    }
+
+    func result(values: [Float], unfiltered: [Float], confidence: [Float], filtered: Bool) -> StereoDepthResult {
+        let fb = rectification.pixelsPerInverseMetre
+        // Filtered values are convex combinations of measured ones, so they do not
+        // fall below the floor; clamped all the same.
+        let dFloor = Double(disparityFloor)
+        let depth = zip(values, alignment.depthFactor).map { d, k -> Float in
+            guard d.isFinite, k.isFinite else { return .nan }
+            if d < Float(dFloor) { return filtered ? Float(fb / dFloor) * k : .nan }
+            return Float(fb) / d * k
+        }
+        let covered = alignment.coveredCount
+        let valid = unfiltered.lazy.filter { $0.isFinite }.count
+        let fraction = covered > 0 ? Double(valid) / Double(covered) : 0
+        return StereoDepthResult(
+            size: alignment.size, reference: reference, intrinsics: alignment.outputIntrinsics,
+            filtered: filtered, disparityPixels: values, unfilteredDisparityPixels: unfiltered,
+            depthMetres: depth, confidence: confidence, pixelsPerInverseMetre: fb, coveredCount: covered,
+            coveredRegion: alignment.coveredRegion, validFraction: fraction,
+            highQuality: fraction >= options.highQualityValidFraction, rectification: rectification,
+            disparitySearch: search)
+    }
+}
+
+/// A rectified grey pair with data masks (uint8, 255 = image data).
+public struct RectifiedPair: @unchecked Sendable {
+    public let left: CVMat
+    public let right: CVMat
+    public let leftValid: CVMat
+    public let rightValid: CVMat
+    public let referenceIsRight: Bool
+}

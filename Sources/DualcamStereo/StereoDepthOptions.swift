@@ -1,0 +1,146 @@
+import DualcamOpenCV
+import DualcamGeometry
+import DualcamSupport
+
+/// How `StereoDepthEstimator` works.
+public struct StereoDepthOptions: Sendable, Equatable {
+    /// The camera the depth is aligned to; nil = the narrower camera (tele on
+    /// a wide/tele rig; the left camera when both have the same field of view).
+    public var reference: FrameName?
+    /// Output size (the reference's aspect ratio); nil = the reference buffer size.
+    public var outputSize: PixelSize?
+    /// How the output grid relates to the reference camera's buffer
+    /// (`Intrinsics.scaled(to:)` or `resampled(to:)`; see README "Pixel grids").
+    public var outputGrid = OutputGrid.scaled
+    /// Filtered (dense, edge-aware, holes filled) or unfiltered (measured values, NaN holes).
+    public var filtered = true
+    /// Depth range searched, metres (max may be infinity).
+    public var minDepthMetres = 0.3
+    public var maxDepthMetres = Double.infinity
+    /// How error messages name `minDepthMetres`: the flag that set it, or
+    /// where it came from (e.g. `dualcam fuse` derives it from the samples).
+    public var minDepthLabel = "--min-depth"
+    /// Rectified focal length as a fraction of the narrower camera's; nil = automatic:
+    /// the rectified image samples the reference at `matchDensity` times the
+    /// output's density, at most 1.
+    public var matchScale: Double?
+    /// Rectified samples per output pixel along each axis when `matchScale` is
+    /// nil; nil = automatic: 2, and 1.5 for outputs at most 320 px wide aligned
+    /// to the narrower camera (the streaming sizes, where every output pixel is
+    /// matched: SGBM, two thirds of the time there, costs about half, and each
+    /// refinement window covers more of the scene, so the median error drops
+    /// (0.055 -> 0.047 output px on `bench depth`) while depth edges soften by a
+    /// third of an output pixel). Aligned to the wider camera only the overlap
+    /// is matched, in a rectified window already small, so it keeps 2.
+    public var matchDensity: Double?
+
+    /// The automatic `matchDensity` for an output `width` pixels wide aligned
+    /// to the narrower camera or not.
+    public static func automaticMatchDensity(outputWidth width: Int, referenceIsNarrower: Bool) -> Double {
+        width <= 320 && referenceIsNarrower ? 1.5 : 2
+    }
+    /// SGBM block size, uniqueness, speckle filter, LR tolerance (see `CVStereoParameters`).
+    public var blockSize = 5
+    public var uniqueness = 10
+    public var speckleWindow = 100
+    public var speckleRange = 2.0
+    public var leftRightTolerance = 1.0
+    /// Subpixel refinement (symmetric ZNCC Lucas-Kanade); false: SGBM's parabola.
+    public var refine = true
+    /// Refinement window radius in rectified pixels; nil = automatic: 5 for
+    /// rectified images at least 1200 px wide, 3 below (the window's share of
+    /// the view stays similar, and the streaming size keeps its frame rate).
+    public var refineRadius: Int?
+    public var minZNCC = 0.6
+    /// Fast global smoother fill: regularisation and colour sigma (guide levels).
+    public var fillLambda = 300.0
+    public var fillSigmaColor = 6.0
+    /// Filtered mode: snapping to the surfaces at depth discontinuities
+    /// (`CVStereo.edgeSnap`); nil = off.
+    public var edgeSnap: CVEdgeSnapParameters? = CVEdgeSnapParameters()
+    /// Filtered mode, nil = off: measured values within about this many
+    /// rectified pixels of the smoothed surface count as noise around it and
+    /// take the smoothed value; farther ones are kept in proportion to their
+    /// confidence (see `StereoDepthEstimator.fill`). About 0.3 px (3x the
+    /// refinement's noise) suits the nominal rig: on `bench depth-photo` the
+    /// median error drops 0.027 -> 0.016 output px, the mean abs rel error
+    /// 2.0 -> 1.7 % and the pixels off by more than 5 % 4.2 -> 2.7 % (SGBM +
+    /// WLS: 2.6 %), but the edge band keeps its error, so the band over
+    /// interior ratio of the acceptance rises (room 2.5x -> 4x); off by
+    /// default for that reason.
+    public var fillResidualPixels: Double?
+    /// Filtered mode keeps measurements: a measured value m of confidence c
+    /// moves by at most this / c rectified pixels (about 2 sigma of the
+    /// refinement's noise at c = 1), and a high-confidence one by at most
+    /// `highConfidenceTolerance` x m; nil = the smoother's blend alone.
+    public var measuredTolerancePixels: Double? = 0.1
+    /// Relative bound on how far filtering moves a high-confidence measurement.
+    public var highConfidenceTolerance = 0.0099
+    /// Confidence of measurements in the edge snap's zone (within its margin
+    /// of a jump of the measured disparity) is at most this: their window may
+    /// straddle two surfaces (medium at best).
+    public var edgeZoneConfidence: Float = 0.5
+    /// Valid fraction (unfiltered, over the covered region) from which quality is `high`.
+    public var highQualityValidFraction = 0.5
+
+    public init() {}
+
+    /// Validates the depth range: 0 < min < max.
+    public func validate() throws {
+        // At least 1 mm: the disparity bound f B / minDepth must stay a number of pixels (1e-300 m trapped).
+        guard minDepthMetres >= 0.001, minDepthMetres.isFinite else {
+            throw DualcamError.invalidValue(name: "--min-depth", reason: "expected a finite distance of at least 1 mm, got \(minDepthMetres) m")
+        }
+        guard maxDepthMetres > minDepthMetres, !maxDepthMetres.isNaN else {
+            throw DualcamError.invalidValue(name: "--max-depth", reason: "expected more than --min-depth (\(minDepthMetres) m), got \(maxDepthMetres) m")
+        }
+        if let d = matchDensity, !(d >= 0.5 && d <= 4) {
+            throw DualcamError.invalidValue(name: "match density", reason: "expected 0.5 to 4 samples per output pixel, got \(d)")
+        }
+        if let tau = fillResidualPixels, !(tau > 0 && tau.isFinite) {
+            throw DualcamError.invalidValue(name: "fill residual", reason: "expected a positive number of pixels, got \(tau)")
+        }
+        if let s = matchScale, !(s > 0 && s <= 4) {
+            throw DualcamError.invalidValue(name: "match scale", reason: "expected more than 0 and at most 4, got \(s)")
+        }
+    }
+
+    /// The SGBM search for f B (pixels x metres): disparities from f B / max - 2
+    /// to f B / min + 2 (a margin for calibration error), rounded out to whole
+    /// pixels and a multiple of 16 disparities.
+    public func disparitySearch(pixelsPerInverseMetre fb: Double) throws -> (min: Int, count: Int) {
+        let dMin = maxDepthMetres.isInfinite ? 0 : fb / maxDepthMetres
+        let dMax = fb / minDepthMetres
+        let low = Int(dMin.rounded(.down)) - 2
+        let span = Int(dMax.rounded(.up)) + 2 - low
+        let count = max(16, (span + 15) / 16 * 16)
+        guard count <= 512 else {
+            throw DualcamError.invalidValue(
+                name: "\(minDepthLabel) \(minDepthMetres) m",
+                reason: "needs a \(Int(dMax.rounded(.up)))-pixel disparity search at this size (at most 512); give a larger --min-depth or a smaller --size")
+        }
+        return (low, count)
+    }
+
+    func stereoParameters(search: (min: Int, count: Int), rectifiedWidth: Int) -> CVStereoParameters {
+        var p = CVStereoParameters(minDisparity: search.min, numDisparities: search.count)
+        p.blockSize = blockSize
+        p.uniqueness = uniqueness
+        p.speckleWindow = speckleWindow
+        p.speckleRange = speckleRange
+        p.leftRightTolerance = leftRightTolerance
+        p.refine = refine
+        p.refineRadius = refineRadius ?? (rectifiedWidth >= 1200 ? 5 : 3)
+        p.minZNCC = minZNCC
+        return p
+    }
+}
+
+/// The pixel grid of a depth output at another size than the reference buffer.
+public enum OutputGrid: String, Sendable, Equatable {
+    /// K_out = diag(W/Wref, H/Href, 1) K (the reference-dimensions rule).
+    case scaled
+    /// The grid of the reference image resized by OpenCV (`Intrinsics.resampled(to:)`):
+    /// the map lines up with an area-resized reference image.
+    case resampled
+}
