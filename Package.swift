@@ -185,9 +185,11 @@ let package = Package(
         .testTarget(name: "DualcamStereoTests", dependencies: ["DualcamStereo", "DualcamDepthMap", "DualcamSynthetic", "DualcamCalibrationFiles", "DualcamImaging", "DualcamGeometry", "TestSupport"]),
         .testTarget(name: "DualcamFusionTests", dependencies: ["DualcamFusion", "DualcamStereo", "DualcamDepthMap", "DualcamSynthetic", "DualcamCalibrationFiles", "DualcamImaging", "DualcamGeometry", "TestSupport"]),
         .testTarget(name: "DualcamCalibrationSolverTests", dependencies: ["DualcamCalibrationSolver", "DualcamCalibrationFiles", "DualcamSynthetic", "DualcamImaging", "DualcamGeometry", "TestSupport"]),
-        .testTarget(name: "DualcamV4L2Tests", dependencies: ["DualcamV4L2", "CV4L2", "TestSupport"]),
+        // The fake kernel (FakeV4L2System, FakeDriver) that stands in for V4L2 in tests.
+        .target(name: "V4L2TestSupport", dependencies: ["DualcamV4L2", "CV4L2"], path: "Tests/V4L2TestSupport"),
+        .testTarget(name: "DualcamV4L2Tests", dependencies: ["DualcamV4L2", "CV4L2", "V4L2TestSupport", "TestSupport"]),
         .testTarget(name: "DualcamSyncTests", dependencies: ["DualcamSync", "TestSupport"]),
-        .testTarget(name: "DualcamCaptureTests", dependencies: ["DualcamCapture", "DualcamV4L2", "DualcamSync", "DualcamImaging", "DualcamOpenCV", "DualcamSupport", "TestSupport"]),
+        .testTarget(name: "DualcamCaptureTests", dependencies: ["DualcamCapture", "DualcamV4L2", "V4L2TestSupport", "DualcamSync", "DualcamImaging", "DualcamOpenCV", "DualcamSupport", "TestSupport"]),
         .testTarget(name: "DualcamBatchTests", dependencies: ["DualcamBatch", "DualcamCapture", "DualcamImaging", "DualcamSupport", "TestSupport", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "DualcamFuzzingTests", dependencies: ["DualcamFuzzing", "DualcamSupport", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["dualcam", "TestSupport", "DualcamImaging", "DualcamOpenCV", "DualcamCalibrationFiles", "DualcamGeometry", "DualcamBench", "DualcamSynthetic", "DualcamCapture", .product(name: "Yams", package: "Yams")]),

@@ -7,6 +7,7 @@ import DualcamV4L2
 import Foundation
 import Glibc
 import TestSupport
+import V4L2TestSupport
 import XCTest
 
 /// Live capture through the fake V4L2 device: negotiation, decoding, pairing,

@@ -1,4 +1,5 @@
 import DualcamV4L2
+import V4L2TestSupport
 import XCTest
 
 /// USB 2.0 budget arithmetic and the --fit search.

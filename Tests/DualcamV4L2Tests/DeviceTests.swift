@@ -1,5 +1,6 @@
 import CV4L2
 import DualcamV4L2
+import V4L2TestSupport
 import XCTest
 
 /// QUERYCAP checks, enumeration and format negotiation through the fake device.

@@ -1,5 +1,6 @@
 import CV4L2
 import DualcamV4L2
+import V4L2TestSupport
 
 /// Fake devices shaped like common UVC webcams.
 enum FakeCameras {

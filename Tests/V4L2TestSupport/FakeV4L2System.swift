@@ -1,3 +1,4 @@
+import DualcamV4L2
 import CV4L2
 #if canImport(Glibc)
 import Glibc

@@ -6,7 +6,7 @@
 /// in [-1, 1]; 1 for images equal up to gain and offset. Returns the score and
 /// the number of positions used; the score is 0 when either side has no
 /// variance. Sums are accumulated in Double in one pass.
-func normalizedCrossCorrelation(_ a: UnsafeBufferPointer<Float>, _ b: UnsafeBufferPointer<Float>) -> (score: Double, count: Int) {
+public func normalizedCrossCorrelation(_ a: UnsafeBufferPointer<Float>, _ b: UnsafeBufferPointer<Float>) -> (score: Double, count: Int) {
     precondition(a.count == b.count, "NCC needs buffers of one length")
     var n = 0
     var sa = 0.0, sb = 0.0, saa = 0.0, sbb = 0.0, sab = 0.0
