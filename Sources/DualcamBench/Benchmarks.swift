@@ -23,6 +23,9 @@ public enum Benchmarks {
         Entry(name: "converge", summary: "register + compose a 1920x1440 wide/tele pair on the convergence plane") { runs in
             try ConvergeBenchmark.run(runs: runs)
         },
+        Entry(name: "converge-views", summary: "convergence step by step at 1920x1440 per canvas: remap tables, registration, each view, vs one warpPerspective") { runs in
+            try ConvergeViewsBenchmark.run(runs: runs)
+        },
         Entry(name: "converge-auto", summary: "automatic convergence distance of a 1920x1440 pair: tap (96-px window) and whole overlap, vs one warpPerspective") { runs in
             try ConvergeAutoBenchmark.run(runs: runs)
         },
