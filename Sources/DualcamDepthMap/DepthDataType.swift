@@ -1,6 +1,6 @@
 import DualcamSupport
 
-/// What the values of a `DepthMap` mean (concepts.md, "Depth data").
+/// What the values of a `DepthMap` mean (docs/conventions.md, "Depth data").
 ///
 /// - `depth`: distance along the reference camera's optical axis, Z, in metres.
 /// - `disparity`: normalized inverse depth D = 1 / Z in 1/m (AVFoundation's

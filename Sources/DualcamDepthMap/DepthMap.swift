@@ -2,7 +2,7 @@ import DualcamGeometry
 import DualcamImaging
 import DualcamSupport
 
-/// A typed depth map as a depth camera delivers it (concepts.md, "Depth data"):
+/// A typed depth map as a depth camera delivers it (docs/conventions.md, "Depth data"):
 /// `size.width` x `size.height` float values, row-major (row 0 at the top),
 /// NaN marking a missing value, aligned to the reference camera's image.
 ///

@@ -2,7 +2,7 @@ import DualcamGeometry
 import DualcamSupport
 
 /// The size of a depth map, chosen relative to the reference image
-/// (concepts.md: a LiDAR depth camera streams 320x240 and delivers 768x576
+/// (docs/conventions.md: a LiDAR depth camera streams 320x240 and delivers 768x576
 /// with photos, adjusted to 16:9 vs 4:3).
 ///
 /// - `streaming`: width 320, height from the reference aspect (320x240 for

@@ -1,6 +1,6 @@
 /// Pairs two free-running streams by timestamp, with the ApproximateTime
-/// properties (ROS message_filters; concepts.md "Cameras, frames and
-/// synchronization"): each item used at most once, pairs never cross, at most
+/// properties (ROS message_filters; docs/conventions.md, "Pairing two
+/// cameras"): each item used at most once, pairs never cross, at most
 /// `maxSkewNs` between the two items of a pair, and the pairing is optimal
 /// (most pairs, then least total skew; see ``OptimalPairing``).
 ///

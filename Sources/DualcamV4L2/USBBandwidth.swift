@@ -1,5 +1,5 @@
 /// Estimated USB bandwidth of V4L2 streams: the Linux analog of a multi-camera
-/// hardware cost (concepts.md, "Cost of running two cameras").
+/// hardware cost (docs/conventions.md, "USB bandwidth").
 ///
 /// Budget (USB 2.0 high speed, 8000 microframes of 125 us per second):
 /// - one isochronous endpoint moves at most 3 x 1024 bytes per microframe

@@ -1,5 +1,5 @@
 /// The contract between a filtered depth or disparity map and the unfiltered
-/// one of the same pair (README, "Stereo depth"): filtered mode keeps what was
+/// one of the same pair (docs/depth.md): filtered mode keeps what was
 /// measured. Returns the share of high-confidence measured pixels (finite
 /// unfiltered value > 0, confidence >= `highConfidence`) whose filtered value
 /// differs from the measurement by more than `relative` of it, and how many

@@ -16,7 +16,7 @@ final class VividIntegrationTests: XCTestCase {
 
     func testTwoVividDevicesCaptureSynchronizedPairs() throws {
         guard ProcessInfo.processInfo.environment["DUALCAM_VIVID"] == "1" else {
-            throw XCTSkip("V4L2 integration test (vivid in qemu) is opt-in: set DUALCAM_VIVID=1 (README, \"V4L2 integration test\"); .ci/run sets it")
+            throw XCTSkip("V4L2 integration test (vivid in qemu) is opt-in: set DUALCAM_VIVID=1 (docs/capture.md, \"V4L2 integration test\"); .ci/run sets it")
         }
         // Idempotent: a no-op when qemu, busybox and the kernel are already there.
         let setup = try Script.run(["scripts/vivid/setup.sh"])

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepares the V4L2 integration test (README "V4L2 integration test"): installs
+# Prepares the V4L2 integration test (docs/capture.md, "V4L2 integration test"): installs
 # qemu-system-x86 and busybox-static, downloads Debian's kernel image package
 # (linux-image-amd64's dependency, which ships vivid.ko) with `apt-get download`
 # and unpacks only the kernel and its media modules into a cache directory.
