@@ -25,11 +25,12 @@ extension ConvergeCommand {
     /// directory frames are used when present. With `distance` nil each pair
     /// is measured (around `at` when given) and the distance tracked over
     /// the frames (`AutoDistanceTrack`).
-    func convergeSequences(wide: String, tele: String, calibration loaded: LoadedCalibration, view: ConvergenceView,
-                           canvas: ConvergenceCanvas, distance: Distance?, at: TapPoint?, output: FrameOutput) throws {
-        let source = try openFilePairs(wide: wide, tele: tele, maxSkew: device.maxSkew)
+    func convergeSequences(_ inputs: PairInputs, calibration loaded: LoadedCalibration, distance: Distance?, at: TapPoint?,
+                           output: FrameOutput) throws {
+        let (wide, tele) = try inputs.bothPaths()
+        let source = try inputs.sequencePairs()
         let clock = Timings()
-        let run = try convergePairs(source, calibration: loaded, view: view, canvas: canvas, distance: distance, at: at, clock: clock,
+        let run = try convergePairs(source, calibration: loaded, distance: distance, at: at, clock: clock,
                                     progress: Progress(label: "converge: pair", total: source.expectedCount)) { _, image in
             try output.write(image)
         }
@@ -59,9 +60,8 @@ extension ConvergeCommand {
     /// The converged view of every pair of `source`, handed to `write` with
     /// the pair's number (from 0). Shared by the sequence command and
     /// `dualcam batch`, so both give the same frames.
-    func convergePairs(_ source: PairSource, calibration loaded: LoadedCalibration, view: ConvergenceView, canvas: ConvergenceCanvas,
-                       distance: Distance?, at: TapPoint?, clock: Timings, progress: Progress?,
-                       write: (Int, Image) throws -> Void) throws -> PairsRun {
+    func convergePairs(_ source: PairSource, calibration loaded: LoadedCalibration, distance: Distance?, at: TapPoint?,
+                       clock: Timings, progress: Progress?, write: (Int, Image) throws -> Void) throws -> PairsRun {
         let warp = try ConvergenceWarp(rig: loaded.file.rig, canvas: canvas)
         var run = PairsRun()
         while let pair = try clock.measure("read", { try source.nextPair() }) {

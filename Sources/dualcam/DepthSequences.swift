@@ -24,22 +24,22 @@ extension DepthCommand {
     /// into the directory `output`. Filtered output is also smoothed over time
     /// (`TemporalSmoother`). Maps are staged in a hidden
     /// directory and moved into place at the end, so a failure leaves nothing.
-    func depthSequences(wide: String, tele: String, calibration loaded: LoadedCalibration, settings: Settings,
-                        output: String) throws {
-        let source = try openFilePairs(wide: wide, tele: tele, maxSkew: device.maxSkew)
-        let staged = try StagedDirectory(output: output)
+    func depthSequences(_ inputs: PairInputs, calibration loaded: LoadedCalibration, settings: Settings, output: String) throws {
+        let (wide, tele) = try inputs.bothPaths()
+        let source = try inputs.sequencePairs()
+        let staged = try StagedDirectory(beside: URL(fileURLWithPath: output), tag: "partial")
         defer { staged.discard() }
         let clock = Timings()
         let run = try depthPairs(source, calibration: loaded, settings: settings, firstIndex: 0, keepFrom: 0, clock: clock,
                                  progress: Progress(label: "depth: pair", total: source.expectedCount), into: staged.url(for:))
         guard !run.names.isEmpty else { throw DualcamError.format(path: wide, reason: "no frames to process") }
-        try staged.publish(run.names)
+        try staged.publish(run.names.flatMap { [$0, $0 + ".json"] }, to: URL(fileURLWithPath: output))
         if json {
             try printJSON(SequenceReport(inputs: ["wide": wide, "tele": tele], calibration: loaded.label, pairs: run.names.count,
                                          reference: run.reference ?? "", mode: settings.options.filtered ? "filtered" : "unfiltered",
                                          measuredFraction: run.fractions, output: output, timingsMs: clock.milliseconds))
         } else {
-            print("depth: \(run.names.count) pairs, \(pairingSummary(source)) -> \(output)/depth_NNNN.\(format.lowercased())")
+            print("depth: \(run.names.count) pairs, \(pairingSummary(source)) -> \(output)/depth_NNNN.\(format.rawValue)")
         }
     }
 
@@ -84,7 +84,7 @@ extension DepthCommand {
             let result = try clock.measure("depth") { try estimator!.estimate(wide: w.image, tele: t.image, temporal: temporal) }
             run.reference = estimator?.reference.rawValue
             guard index >= keepFrom else { continue }
-            let name = String(format: "depth_%04d.%@", index, format.lowercased())
+            let name = String(format: "depth_%04d.%@", index, format.rawValue)
             _ = try clock.measure("write") {
                 try write(result, settings: settings, to: url(name), extras: .none)
             }
