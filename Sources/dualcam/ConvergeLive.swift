@@ -27,14 +27,8 @@ extension ConvergeCommand {
         var firstNs: Int64?
         var track = AutoDistanceTrack()
         while let pair = try nextPair(source, limit: limit, done: done, firstNs: &firstNs) {
-            let d = try distance ?? track.next(clock.measure("auto distance") {
-                try autoDistance(warp, wide: pair.wide.image, tele: pair.tele.image, at: at, lowTexture: .accept,
-                                 wideIntrinsics: pair.wide.intrinsics, teleIntrinsics: pair.tele.intrinsics)
-            })
-            let image = try clock.measure("view") {
-                try warp.view(view, wide: pair.wide.image, tele: pair.tele.image, distance: d,
-                              wideIntrinsics: pair.wide.intrinsics, teleIntrinsics: pair.tele.intrinsics)
-            }
+            let (image, _) = try convergedView(warp, pair.wide.image, pair.tele.image, wideK: pair.wide.intrinsics,
+                                               teleK: pair.tele.intrinsics, distance: distance, at: at, track: &track, clock: clock)
             try clock.measure("write") { try output.write(image) }
             done += 1
             progress.update(done)

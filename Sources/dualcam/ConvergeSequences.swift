@@ -68,18 +68,27 @@ extension ConvergeCommand {
             let (w, t) = (pair.wide, pair.tele)
             let wideK = try perFrameIntrinsics(sourceFile(of: w), w.image, .wide, loaded.file)
             let teleK = try perFrameIntrinsics(sourceFile(of: t), t.image, .tele, loaded.file)
-            let d = try distance ?? run.track.next(clock.measure("auto distance") {
-                try autoDistance(warp, wide: w.image, tele: t.image, at: at, lowTexture: .accept,
-                                 wideIntrinsics: wideK, teleIntrinsics: teleK)
-            })
-            let image = try clock.measure("view") {
-                try warp.view(view, wide: w.image, tele: t.image, distance: d, wideIntrinsics: wideK, teleIntrinsics: teleK)
-            }
+            let (image, d) = try convergedView(warp, w.image, t.image, wideK: wideK, teleK: teleK, distance: distance, at: at,
+                                               track: &run.track, clock: clock)
             try clock.measure("write") { try write(run.distances.count, image) }
             run.distances.append(d.isInfinite ? nil : d.metres)
             progress?.update(run.distances.count)
         }
         progress?.end()
         return run
+    }
+
+    /// The converged view of one pair at `distance`, or with `distance` nil
+    /// at the distance measured (around `at`) and tracked over the pairs.
+    func convergedView(_ warp: ConvergenceWarp, _ wide: Image, _ tele: Image, wideK: Intrinsics?, teleK: Intrinsics?,
+                       distance: Distance?, at: TapPoint?, track: inout AutoDistanceTrack,
+                       clock: Timings) throws -> (image: Image, distance: Distance) {
+        let d = try distance ?? track.next(clock.measure("auto distance") {
+            try autoDistance(warp, wide: wide, tele: tele, at: at, lowTexture: .accept, wideIntrinsics: wideK, teleIntrinsics: teleK)
+        })
+        let image = try clock.measure("view") {
+            try warp.view(view, wide: wide, tele: tele, distance: d, wideIntrinsics: wideK, teleIntrinsics: teleK)
+        }
+        return (image, d)
     }
 }

@@ -19,23 +19,14 @@ extension DepthCommand {
                                                sizeFlag: "--camera-size", formatFlag: "--camera-format")
         let progress = Progress(label: "depth: pair", total: limit.pairs)
         let temporal = TemporalSmoother()
-        var settings = settings
-        var estimator: StereoDepthEstimator?
-        var key: [String] = []
+        var estimators = Estimators(rig: loaded.file.rig, settings: settings)
         var names: [String] = []
         var firstNs: Int64?
         while let pair = try nextPair(source, limit: limit, done: names.count, firstNs: &firstNs) {
-            let wideSize = PixelSize(width: pair.wide.image.width, height: pair.wide.image.height)
-            let teleSize = PixelSize(width: pair.tele.image.width, height: pair.tele.image.height)
-            let newKey = ["\(wideSize)", "\(teleSize)"]
-            if estimator == nil || newKey != key {
-                estimator = try makeEstimator(rig: loaded.file.rig, wideSize: wideSize, teleSize: teleSize, wideK: nil, teleK: nil,
-                                              settings: &settings)
-                key = newKey
-            }
-            let result = try estimator!.estimate(wide: pair.wide.image, tele: pair.tele.image, temporal: temporal)
+            let estimator = try estimators.estimator(self, wide: pair.wide.image, tele: pair.tele.image, wideK: nil, teleK: nil)
+            let result = try estimator.estimate(wide: pair.wide.image, tele: pair.tele.image, temporal: temporal)
             let name = String(format: "depth_%04d.%@", names.count, format.rawValue)
-            _ = try write(result, settings: settings, to: staged.url(for: name), extras: .none)
+            _ = try write(result, settings: estimators.settings, to: staged.url(for: name), extras: .none)
             names.append(name)
             progress.update(names.count)
         }
