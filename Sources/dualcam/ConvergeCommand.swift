@@ -109,7 +109,8 @@ struct ConvergeCommand: ParsableCommand {
     }
 
     /// The request from --distance, --at, --sweep and --steps; `prefix` is
-    /// how flags are named in errors ("--", or "" for a batch manifest's options).
+    /// how flags are named in errors: "--" on the command line, "" for a batch
+    /// manifest's options (which have no --sweep to suggest).
     func request(prefix: String = "--") throws -> Request {
         let sweepRange = try sweep.map { text in try parseFlag("\(prefix)sweep", text, parseRange) }
         switch (distance, sweepRange) {
