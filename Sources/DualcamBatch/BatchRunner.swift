@@ -160,10 +160,10 @@ public final class BatchRunner {
     /// Stages, runs, publishes the outputs, then writes the record.
     private func runUnit(_ unit: BatchUnit, inputs: UnitInputs, started: Date) throws -> CompletionRecord {
         let staging = try store.makeStaging(unit.key)
-        defer { store.discard(staging) }
-        let outcome = try jobs[unit.recording].run(unit, staging)
+        defer { staging.discard() }
+        let outcome = try jobs[unit.recording].run(unit, staging.url)
         let output = plan.manifest.recordings[unit.recording].output
-        try store.publish(outcome.outputs, from: staging, to: output)
+        try staging.publish(outcome.outputs, to: output)
         let record = CompletionRecord(unit: unit, endPair: outcome.endPair, status: .done, reason: nil, inputs: inputs,
                                       outputs: outcome.outputs, milliseconds: Date().timeIntervalSince(started) * 1000, task: task)
         try store.write(record)

@@ -103,7 +103,7 @@ public struct BatchStore: Sendable {
     /// the unit's stale ones (from killed tasks) are removed first, and so is
     /// the temporary file of a record a killed task was writing
     /// (`.KEY.tmp-PID-N.json`, never renamed: the record does not count).
-    public func makeStaging(_ key: String) throws -> URL {
+    public func makeStaging(_ key: String) throws -> StagedDirectory {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? []
         for name in names where name.hasPrefix(key + ".") && !name.dropFirst(key.count + 1).contains(".") {
             try? FileManager.default.removeItem(at: staging.appendingPathComponent(name))
@@ -114,26 +114,6 @@ public struct BatchStore: Sendable {
         }
         let url = staging.appendingPathComponent("\(key).\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))",
                                                  isDirectory: true)
-        do { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false) } catch {
-            throw DualcamError.io(path: url.path, reason: "cannot create the staging directory: \(error.localizedDescription)")
-        }
-        StagingRegistry.register(url)
-        return url
-    }
-
-    public func discard(_ stagingURL: URL) {
-        try? FileManager.default.removeItem(at: stagingURL)
-        StagingRegistry.unregister(stagingURL)
-    }
-
-    /// Moves the staged `names` into `output` (created when missing),
-    /// replacing files of the same name; a directory in the way is an error.
-    public func publish(_ names: [String], from stagingURL: URL, to output: URL) throws {
-        do { try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true) } catch {
-            throw DualcamError.io(path: output.path, reason: "cannot create the output directory: \(error.localizedDescription)")
-        }
-        for name in names {
-            try AtomicFile.moveIntoPlace(stagingURL.appendingPathComponent(name), output.appendingPathComponent(name))
-        }
+        return try StagedDirectory(at: url, for: url.path)
     }
 }

@@ -19,11 +19,25 @@ import Foundation
 enum BatchBenchmark {
     static let pairs = 30
 
+    static let plain = ["depth", "--wide", "rec/wide", "--tele", "rec/tele", "--calibration", "rec/calibration.yaml", "--size", "320x240",
+                        "-o", "plain-out"]
+    static let batch = ["batch", "run", "manifest.yaml", "--force", "--json"]
+
     static func run(runs: Int) throws -> BenchmarkResult {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("dualcam-bench-batch-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
+        try prepare(in: dir)
+        let (plainRuns, batchRuns) = try timedRuns(executable, runs: runs, in: dir)
+        try checkOutputsAgree(in: dir)
+        let (skip, skipCPU) = try skipTiming(executable, runs: runs, in: dir)
+        return result(plainRuns: plainRuns, batchRuns: batchRuns, skip: skip, skipCPU: skipCPU,
+                      smoothing: smoothingMilliseconds(runs: runs))
+    }
+
+    /// The recording and the manifest of one unit holding all its pairs.
+    static func prepare(in dir: URL) throws {
         try SyntheticRecording.write(to: dir.appendingPathComponent("rec"), pairs: pairs, size: PixelSize(width: 640, height: 480),
                                      calibration: try NominalDevice.load())
         try Data("""
@@ -35,14 +49,15 @@ enum BatchBenchmark {
             options: {size: 320x240}
             recordings: [{name: rec, wide: rec/wide, tele: rec/tele}]
             """.utf8).write(to: dir.appendingPathComponent("manifest.yaml"))
-        let plain = ["depth", "--wide", "rec/wide", "--tele", "rec/tele", "--calibration", "rec/calibration.yaml", "--size", "320x240", "-o", "plain-out"]
-        let batch = ["batch", "run", "manifest.yaml", "--force", "--json"]
-        // One warm-up of each, then timed runs in pairs, the order alternating
-        // (plain first, then batch first): drift on a shared machine hits both
-        // alike, and each batch run is compared with its pair's plain run (the
-        // paired ratios). Wall time, and the child's CPU time (user + system,
-        // all threads): the CPU time hardly moves when other processes compete
-        // for the cores, the wall time does.
+    }
+
+    /// One warm-up of each, then timed runs in pairs, the order alternating
+    /// (plain first, then batch first): drift on a shared machine hits both
+    /// alike, and each batch run is compared with its pair's plain run (the
+    /// paired ratios). Wall time, and the child's CPU time (user + system,
+    /// all threads): the CPU time hardly moves when other processes compete
+    /// for the cores, the wall time does.
+    static func timedRuns(_ executable: URL, runs: Int, in dir: URL) throws -> (plain: [ChildRun], batch: [ChildRun]) {
         try child(executable, plain, in: dir)
         try child(executable, batch, in: dir)
         var plainRuns: [ChildRun] = [], batchRuns: [ChildRun] = []
@@ -64,9 +79,11 @@ enum BatchBenchmark {
                 plainRuns.append(try child(executable, plain, in: dir))
             }
         }
-        let wallRatios = zip(batchRuns, plainRuns).map { $0.wall / $1.wall }
-        let cpuRatios = zip(batchRuns, plainRuns).map { $0.cpu / $1.cpu }
-        // The outputs agree (the benchmark times the same work): every map and sidecar.
+        return (plainRuns, batchRuns)
+    }
+
+    /// The outputs agree (the benchmark times the same work): every map and sidecar.
+    static func checkOutputsAgree(in dir: URL) throws {
         let fm = FileManager.default
         let plainFiles = try fm.contentsOfDirectory(atPath: dir.appendingPathComponent("plain-out").path).sorted()
         let batchFiles = try fm.contentsOfDirectory(atPath: dir.appendingPathComponent("batch-out/rec").path).sorted()
@@ -79,7 +96,11 @@ enum BatchBenchmark {
                 throw DualcamError.format(path: name, reason: "batch and plain depth maps differ")
             }
         }
-        // A rerun without --force finds the unit done and unchanged.
+    }
+
+    /// A rerun without --force finds the unit done and unchanged: its wall
+    /// time, and the CPU time of each run.
+    static func skipTiming(_ executable: URL, runs: Int, in dir: URL) throws -> (Timing, [Double]) {
         let rerun = ["batch", "run", "manifest.yaml", "--json"]
         var skipCPU: [Double] = []
         let skip = try Timing.measure(runs: runs) {
@@ -89,7 +110,13 @@ enum BatchBenchmark {
                 throw DualcamError.format(path: "dualcam batch run --json", reason: "expected the done unit skipped, got \(summary)")
             }
         }
-        let smoothing = smoothingMilliseconds(runs: runs)
+        return (skip, skipCPU)
+    }
+
+    static func result(plainRuns: [ChildRun], batchRuns: [ChildRun], skip: Timing, skipCPU: [Double],
+                       smoothing: Double) -> BenchmarkResult {
+        let wallRatios = zip(batchRuns, plainRuns).map { $0.wall / $1.wall }
+        let cpuRatios = zip(batchRuns, plainRuns).map { $0.cpu / $1.cpu }
         let ours = Timing(runs: batchRuns.map(\.wall)), reference = Timing(runs: plainRuns.map(\.wall))
         let oursCPU = Timing(runs: batchRuns.map(\.cpu)), referenceCPU = Timing(runs: plainRuns.map(\.cpu))
         let paired = Timing(runs: wallRatios), pairedCPU = Timing(runs: cpuRatios)

@@ -101,7 +101,22 @@ func median(_ values: [Int64]) -> Int64 {
     return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
 }
 
-func run(_ options: Options) throws -> Bool {
+/// Both streams as captured: the frames, the rates the devices chose, the
+/// synchronizer's decisions made while the frames arrived.
+struct Capture {
+    var devices: [V4L2Device]
+    var format: NegotiatedFormat
+    var rates: [Double]
+    var maxSkewNs: Int64
+    var frames: [[ProbeFrame]] = [[], []]
+    var events: [SyncEvent<ProbeFrame, ProbeFrame>] = []
+    var statistics = SyncStatistics()
+    var captureNs: Int64 = 0
+}
+
+/// Opens both devices at YUYV, the size and the rate, and captures
+/// `options.frames` frames from each, pairing them as they arrive.
+func capture(_ options: Options) throws -> Capture {
     let devices = try options.devices.map { try V4L2Device(path: $0) }
     var rates: [Double] = []
     var format: NegotiatedFormat?
@@ -114,11 +129,8 @@ func run(_ options: Options) throws -> Bool {
     // a period T from each other, plus scheduling jitter. A bound of 3/4 T pairs
     // every frame whatever the phase; the optimal pairing (most pairs, then least
     // total skew) still matches each frame with the nearest frame of the other stream.
-    let maxSkewNs = Int64(1e9 / rates[0] * 0.75)
-    let sync = ApproximateSynchronizer<ProbeFrame, ProbeFrame>(maxSkewNs: maxSkewNs)
-    var events: [SyncEvent<ProbeFrame, ProbeFrame>] = []
-    var frames: [[ProbeFrame]] = [[], []]
-
+    var result = Capture(devices: devices, format: format, rates: rates, maxSkewNs: Int64(1e9 / rates[0] * 0.75))
+    let sync = ApproximateSynchronizer<ProbeFrame, ProbeFrame>(maxSkewNs: result.maxSkewNs)
     let started = LinuxV4L2System().monotonicNanoseconds()
     for device in devices { try device.startStreaming(bufferCount: 4) }
     var active = [0, 1]
@@ -128,51 +140,67 @@ func run(_ options: Options) throws -> Bool {
             throw ProbeError(message: "no frame within 5 s from \(active.map { options.devices[$0] })")
         }
         for i in ready.map({ active[$0] }) {
-            while frames[i].count < options.frames, let raw = try devices[i].dequeue() {
+            while result.frames[i].count < options.frames, let raw = try devices[i].dequeue() {
                 let frame = ProbeFrame(timestampNs: raw.timestampNs, sequence: raw.sequence,
                                        driverMonotonic: raw.timestampSource == .driverMonotonic,
                                        completeImage: raw.bytes.count == format.imageSize)
-                frames[i].append(frame)
-                events += i == 0 ? sync.push(first: frame) : sync.push(second: frame)
+                result.frames[i].append(frame)
+                result.events += i == 0 ? sync.push(first: frame) : sync.push(second: frame)
             }
-            if frames[i].count == options.frames {
+            if result.frames[i].count == options.frames {
                 try devices[i].stopStreaming()
                 active.removeAll { $0 == i }
             }
         }
     }
-    events += sync.finish()
-    let captureNs = LinuxV4L2System().monotonicNanoseconds() - started
+    result.events += sync.finish()
+    result.captureNs = LinuxV4L2System().monotonicNanoseconds() - started
+    result.statistics = sync.statistics
+    return result
+}
 
-    let streams = (0..<2).map { StreamReport(frames: frames[$0], framesPerSecond: rates[$0]) }
+/// The pairs the synchronizer made, checked: ordered, equal to the optimal
+/// pairing of the whole streams, within the skew bound.
+struct PairingReport {
     var pairs: [SyncPair<ProbeFrame, ProbeFrame>] = []
     var unpaired = [0, 0]
-    for event in events {
-        switch event {
-        case let .pair(p): pairs.append(p)
-        case .droppedFirst: unpaired[0] += 1
-        case .droppedSecond: unpaired[1] += 1
-        }
-    }
-    pairs.sort { $0.first.timestampNs < $1.first.timestampNs }
-    // Each frame used at most once and pairs never cross: both sides strictly
-    // increase along the pairs.
-    let ordered = zip(pairs, pairs.dropFirst()).allSatisfy {
-        $0.first.timestampNs < $1.first.timestampNs && $0.second.timestampNs < $1.second.timestampNs
-    }
-    // The streaming decisions equal the optimal pairing of the whole streams.
-    let optimal = OptimalPairing.pairs(first: frames[0].map(\.timestampNs), second: frames[1].map(\.timestampNs), maxSkewNs: maxSkewNs)
-    let matchesOptimal = optimal.count == pairs.count && zip(optimal, pairs).allSatisfy { ij, p in
-        frames[0][ij.0].timestampNs == p.first.timestampNs && frames[1][ij.1].timestampNs == p.second.timestampNs
-    }
-    let skews = pairs.map { abs($0.skewNs) }
-    let skewMax = skews.max() ?? 0
-    let stats = sync.statistics
+    var ordered = false
+    var matchesOptimal = false
+    var skews: [Int64] = []
+    var skewMax: Int64 { skews.max() ?? 0 }
 
+    init(_ capture: Capture) {
+        for event in capture.events {
+            switch event {
+            case let .pair(p): pairs.append(p)
+            case .droppedFirst: unpaired[0] += 1
+            case .droppedSecond: unpaired[1] += 1
+            }
+        }
+        pairs.sort { $0.first.timestampNs < $1.first.timestampNs }
+        // Each frame used at most once and pairs never cross: both sides strictly
+        // increase along the pairs.
+        ordered = zip(pairs, pairs.dropFirst()).allSatisfy {
+            $0.first.timestampNs < $1.first.timestampNs && $0.second.timestampNs < $1.second.timestampNs
+        }
+        // The streaming decisions equal the optimal pairing of the whole streams.
+        let frames = capture.frames
+        let optimal = OptimalPairing.pairs(first: frames[0].map(\.timestampNs), second: frames[1].map(\.timestampNs),
+                                           maxSkewNs: capture.maxSkewNs)
+        matchesOptimal = optimal.count == pairs.count && zip(optimal, pairs).allSatisfy { ij, p in
+            frames[0][ij.0].timestampNs == p.first.timestampNs && frames[1][ij.1].timestampNs == p.second.timestampNs
+        }
+        skews = pairs.map { abs($0.skewNs) }
+    }
+}
+
+/// The `key=value` fields of the result line, `ok` last.
+func resultFields(_ capture: Capture, _ streams: [StreamReport], _ pairing: PairingReport, frames n: Int) -> [(String, String)] {
+    let stats = capture.statistics
     var fields: [(String, String)] = [
-        ("driver_a", devices[0].capabilities.driver), ("driver_b", devices[1].capabilities.driver),
-        ("format", format.pixelFormat.fourcc), ("size", "\(format.size.width)x\(format.size.height)"),
-        ("capture_ms", "\(captureNs / 1_000_000)"),
+        ("driver_a", capture.devices[0].capabilities.driver), ("driver_b", capture.devices[1].capabilities.driver),
+        ("format", capture.format.pixelFormat.fourcc), ("size", "\(capture.format.size.width)x\(capture.format.size.height)"),
+        ("capture_ms", "\(capture.captureNs / 1_000_000)"),
     ]
     for (side, s) in zip(["a", "b"], streams) {
         fields += [
@@ -187,21 +215,29 @@ func run(_ options: Options) throws -> Bool {
             ("period_median_ns_\(side)", "\(s.medianPeriodNs)"),
         ]
     }
+    let (pairs, unpaired) = (pairing.pairs.count, pairing.unpaired)
     fields += [
-        ("pairs", "\(pairs.count)"), ("unpaired_a", "\(unpaired[0])"), ("unpaired_b", "\(unpaired[1])"),
-        ("pairs_ordered", ordered ? "1" : "0"), ("pairs_match_optimal", matchesOptimal ? "1" : "0"),
-        ("skew_median_ns", "\(median(skews))"), ("skew_max_ns", "\(skewMax)"), ("max_skew_ns", "\(maxSkewNs)"),
+        ("pairs", "\(pairs)"), ("unpaired_a", "\(unpaired[0])"), ("unpaired_b", "\(unpaired[1])"),
+        ("pairs_ordered", pairing.ordered ? "1" : "0"), ("pairs_match_optimal", pairing.matchesOptimal ? "1" : "0"),
+        ("skew_median_ns", "\(median(pairing.skews))"), ("skew_max_ns", "\(pairing.skewMax)"), ("max_skew_ns", "\(capture.maxSkewNs)"),
         ("sync_pairs", "\(stats.pairs)"), ("sync_dropped_a", "\(stats.droppedFirst)"), ("sync_dropped_b", "\(stats.droppedSecond)"),
     ]
-    let n = options.frames
     let ok = streams.allSatisfy {
         $0.frames.count == n && $0.timestampsIncreasing && $0.allMonotonic && $0.sequenceIncreasing
             && $0.sequenceMatchesTimestamps && $0.allComplete
-    } && pairs.count >= n - 2 && pairs.count + unpaired[0] == n && pairs.count + unpaired[1] == n
-        && ordered && matchesOptimal && skewMax <= maxSkewNs && stats.pairs == pairs.count
+    } && pairs >= n - 2 && pairs + unpaired[0] == n && pairs + unpaired[1] == n
+        && pairing.ordered && pairing.matchesOptimal && pairing.skewMax <= capture.maxSkewNs && stats.pairs == pairs
     fields.append(("ok", ok ? "1" : "0"))
+    return fields
+}
+
+/// Captures, checks and prints the result line; true when every check holds.
+func run(_ options: Options) throws -> Bool {
+    let capture = try capture(options)
+    let streams = (0..<2).map { StreamReport(frames: capture.frames[$0], framesPerSecond: capture.rates[$0]) }
+    let fields = resultFields(capture, streams, PairingReport(capture), frames: options.frames)
     print("VIVID_RESULT " + fields.map { "\($0.0)=\($0.1)" }.joined(separator: " "))
-    return ok
+    return fields.last?.1 == "1"
 }
 
 do {

@@ -21,20 +21,16 @@ extension BatchJobs {
         guard (try? DepthFileFormat.of(URL(fileURLWithPath: "f.\(format)")))?.isWritable == true else {
             throw DualcamError.invalidValue(name: "format \(format)", reason: "expected pfm, npy, png or exr (one this OpenCV build writes)")
         }
-        // The values, checked before any unit runs (fuse checks them again).
-        for o in flags {
-            guard let v = o.value else { throw DualcamError.invalidValue(name: o.name, reason: "expected a value") }
-            switch o.name {
-            case "mode": if !["filtered", "unfiltered"].contains(v.lowercased()) { throw DualcamError.invalidValue(name: "mode '\(v)'", reason: "expected filtered or unfiltered") }
-            case "completion": if !["guided", "morphology"].contains(v.lowercased()) { throw DualcamError.invalidValue(name: "completion '\(v)'", reason: "expected guided (the batch passes --tele, which morphology cannot use)") }
-            case "type": if !["depth", "disparity"].contains(v.lowercased()) { throw DualcamError.invalidValue(name: "type '\(v)'", reason: "expected depth or disparity") }
-            case "precision": _ = try DepthPrecision(parsing: v, flag: "precision")
-            case "size": _ = try DepthOutputSize(parsing: v, flag: "size")
-            default: break
-            }
-        }
+        for o in flags where o.value == nil { throw DualcamError.invalidValue(name: o.name, reason: "expected a value") }
         flags.sort { $0.name < $1.name }
         let flagList = flags.flatMap { ["--\($0.name)"] + ($0.value.map { [$0] } ?? []) }
+        // The values, checked before any unit runs by fuse's own parser (each fuse run checks them again).
+        let command = try parse(FuseCommand.self, ["--wide", "wide.png", "--samples", "samples.csv", "--calibration", r.calibration.path,
+                                                   "-o", "fused.pfm"] + flagList)
+        if command.completion == .morphology {
+            throw DualcamError.invalidValue(name: "completion morphology", reason: "expected guided (the batch passes --tele, which morphology cannot use)")
+        }
+        _ = try DepthOutputSize(parsing: command.size, flag: "size")
         let samples = try samplesFiles(in: r.samples!)
         let samplesDir = r.samples!
         func samplesFile(_ wide: FrameRef) throws -> URL {

@@ -75,9 +75,7 @@ enum BatchJobs {
     /// Parses a job's flags with its command's parser; errors are one line.
     static func parse<C: ParsableCommand>(_ type: C.Type, _ arguments: [String]) throws -> C {
         do { return try C.parse(arguments) } catch {
-            let text = C.message(for: error).trimmingCharacters(in: .whitespacesAndNewlines)
-            throw DualcamError.invalidValue(name: "\(C.configuration.commandName ?? "")",
-                                            reason: text.split(whereSeparator: \.isNewline).first.map(String.init) ?? text)
+            throw DualcamError.invalidValue(name: "\(C.configuration.commandName ?? "")", reason: parserErrorLine(C.message(for: error)))
         }
     }
 
@@ -85,9 +83,8 @@ enum BatchJobs {
     static func depth(_ r: BatchManifest.Recording, _ pairs: PairPlan) throws -> BatchJob {
         let command = try parse(DepthCommand.self, ["--calibration", r.calibration.path] + r.flags)
         let settings = try command.settings()
-        let format = try DepthFileFormat.of(URL(fileURLWithPath: "frame.\(command.format)"))
-        guard format.isWritable else {
-            throw DualcamError.invalidValue(name: "format \(command.format)", reason: "this OpenCV build cannot write it")
+        guard command.format.isWritable else {
+            throw DualcamError.invalidValue(name: "format \(command.format.rawValue)", reason: "this OpenCV build cannot write it")
         }
         let loaded = try loadCalibration(r.calibration.path)
         let warm = TemporalSmoother().warmUpFrames
@@ -104,25 +101,13 @@ enum BatchJobs {
     /// A tracked automatic distance has unbounded memory: the recording is one unit.
     static func converge(_ r: BatchManifest.Recording, _ pairs: PairPlan) throws -> BatchJob {
         let command = try parse(ConvergeCommand.self, ["--calibration", r.calibration.path] + r.flags)
-        let view = try parseFlag("view", command.view) { try ConvergenceView(parsing: $0) }
-        guard let canvas = ConvergenceCanvas(rawValue: command.canvas.lowercased()) else {
-            throw DualcamError.invalidValue(name: "canvas '\(command.canvas)'", reason: "expected tele or wide")
-        }
-        guard let distanceText = command.distance else {
-            throw DualcamError.invalidValue(name: "distance", reason: "missing; give a distance with a unit (e.g. 1.2m) or auto")
-        }
-        let isAuto = distanceText.lowercased() == "auto"
-        let distance = isAuto ? nil : try parseFlag("distance", distanceText) { try Distance(parsing: $0) }
-        let at = try command.at.map { text in try parseFlag("at", text) { try TapPoint(parsing: $0) } }
-        if at != nil, !isAuto { throw DualcamError.invalidValue(name: "at", reason: "applies only with distance auto") }
+        let request = try command.request(prefix: "")
         let loaded = try loadCalibration(r.calibration.path)
-        do { _ = try ConvergenceWarp(rig: loaded.file.rig, canvas: canvas) } catch {
-            throw DualcamError.invalidValue(name: loaded.label, reason: oneLine(error))
-        }
-        return BatchJob(policy: isAuto ? .whole : .independent, flags: r.flags) { unit, staging in
+        _ = try command.checkedWarp(loaded)
+        return BatchJob(policy: request.isAuto ? .whole : .independent, flags: r.flags) { unit, staging in
             let source = try PlannedPairSource(plan: pairs, from: unit.first, to: unit.end, nominalFPS: 30)
             var names: [String] = []
-            _ = try command.convergePairs(source, calibration: loaded, view: view, canvas: canvas, distance: distance, at: at,
+            _ = try command.convergePairs(source, calibration: loaded, distance: request.distance, at: request.at,
                                           clock: Timings(), progress: nil) { k, image in
                 let name = String(format: "frame_%04d.png", unit.first + k)
                 try ImageIO.write(image.converted(to: .uint8), to: staging.appendingPathComponent(name))

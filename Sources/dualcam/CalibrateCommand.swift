@@ -57,7 +57,7 @@ struct CalibrateCommand: ParsableCommand {
         var output: String
 
         @Option(name: .long, help: "Distortion coefficients: radial (k1 k2 k3, default), full (k1 k2 p1 p2 k3) or radial2 (k1 k2).")
-        var distortion: String = "radial"
+        var distortion: RigCalibrator.Distortion = .radial
 
         @Flag(name: .long, help: "Print the report as JSON instead of text.")
         var json = false
@@ -65,12 +65,7 @@ struct CalibrateCommand: ParsableCommand {
         func run() throws {
             try reportingErrors {
                 var calibrator = RigCalibrator()
-                calibrator.distortion = try parseFlag("--distortion", distortion) { text in
-                    guard let model = RigCalibrator.Distortion(rawValue: text) else {
-                        throw DualcamError.invalidValue(name: "model", reason: "expected radial, full or radial2")
-                    }
-                    return model
-                }
+                calibrator.distortion = distortion
                 let target = try parseFlag("--pattern", pattern) { try BoardTarget(parsing: $0) }
                 let detector = try PatternDetector(target: target)
                 let out = URL(fileURLWithPath: output)

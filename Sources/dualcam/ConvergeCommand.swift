@@ -46,11 +46,11 @@ struct ConvergeCommand: ParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "With --distance auto: the point to converge on, x,y (canvas pixels), wide:x,y or tele:x,y (pixels of that camera's image).")
     var at: String?
 
-    @Option(name: .long, help: "View: split, side-by-side, blend, anaglyph, difference, checker, aligned.")
-    var view: String = "split"
+    @Option(name: .long, help: "View of the two registered images.")
+    var view: ConvergenceView = .split
 
     @Option(name: .long, help: "Canvas: tele (tele field of view, wide warped in) or wide.")
-    var canvas: String = "tele"
+    var canvas: ConvergenceCanvas = .tele
 
     @Option(name: .long, parsing: .unconditional, help: "Sweep the plane from NEAR to FAR (e.g. 0.3m:5m), uniform in inverse distance.")
     var sweep: String?
@@ -94,164 +94,161 @@ struct ConvergeCommand: ParsableCommand {
         try reportingErrors { try execute() }
     }
 
-    func execute() throws {
-        let clock = Timings()
-        let chosenView = try parseFlag("--view", view) { try ConvergenceView(parsing: $0) }
-        guard let chosenCanvas = ConvergenceCanvas(rawValue: canvas.lowercased()) else {
-            throw DualcamError.invalidValue(name: "--canvas '\(canvas)'", reason: "expected tele or wide")
-        }
-        // Everything the command line decides is validated here, before any
-        // input is read or rendered, so a bad value fails fast with one line.
-        let sweepRange = try sweep.map { text in try parseFlag("--sweep", text, parseRange) }
+    /// The distances the command line asks for, validated before any input
+    /// is read or rendered, so that a bad value fails fast with one line.
+    struct Request {
+        /// --sweep: the distances of the frames.
+        var sweep: [Distance]?
+        /// A fixed --distance; nil with --distance auto or --sweep.
+        var distance: Distance?
+        var isAuto = false
+        /// --at, with --distance auto.
+        var at: TapPoint?
+
+        var mode: String { sweep != nil ? "sweep" : isAuto ? "auto" : "fixed" }
+    }
+
+    /// The request from --distance, --at, --sweep and --steps; `prefix` is
+    /// how flags are named in errors: "--" on the command line, "" for a batch
+    /// manifest's options (which have no --sweep to suggest).
+    func request(prefix: String = "--") throws -> Request {
+        let sweepRange = try sweep.map { text in try parseFlag("\(prefix)sweep", text, parseRange) }
         switch (distance, sweepRange) {
         case (nil, nil):
-            throw DualcamError.invalidValue(
-                name: "--distance", reason: "missing; give a distance with a unit (e.g. 1.2m), auto, or --sweep NEAR:FAR")
+            let sweepHint = prefix.isEmpty ? " or auto" : ", auto, or --sweep NEAR:FAR"
+            throw DualcamError.invalidValue(name: "\(prefix)distance", reason: "missing; give a distance with a unit (e.g. 1.2m)\(sweepHint)")
         case (_?, _?):
-            throw DualcamError.invalidValue(name: "--distance", reason: "not used with --sweep, which sets the distances")
+            throw DualcamError.invalidValue(name: "\(prefix)distance", reason: "not used with --sweep, which sets the distances")
         default: break
         }
-        let isAuto = distance?.lowercased() == "auto"
-        let fixedDistance = isAuto ? nil : try distance.map { text in try parseFlag("--distance", text) { try Distance(parsing: $0) } }
-        let point = try at.map { text in try parseFlag("--at", text) { try TapPoint(parsing: $0) } }
-        if point != nil, !isAuto {
-            throw DualcamError.invalidValue(name: "--at", reason: "applies only with --distance auto")
+        var request = Request()
+        request.isAuto = distance?.lowercased() == "auto"
+        request.distance = request.isAuto ? nil : try distance.map { text in try parseFlag("\(prefix)distance", text) { try Distance(parsing: $0) } }
+        request.at = try at.map { text in try parseFlag("\(prefix)at", text) { try TapPoint(parsing: $0) } }
+        if request.at != nil, !request.isAuto {
+            throw DualcamError.invalidValue(name: "\(prefix)at", reason: "applies only with \(prefix)distance auto")
         }
         guard (2...10_000).contains(steps) else {
             throw DualcamError.invalidValue(name: "--steps \(steps)", reason: "expected 2 to 10000 frames")
         }
-        let sweepDistances = try sweepRange.map { range in
+        request.sweep = try sweepRange.map { range in
             try parseFlag("--sweep", sweep!) { _ in try ConvergenceSweep.distances(near: range.near, far: range.far, steps: steps) }
         }
-        if device.isLive(wide: wide, tele: tele) {
-            if sweepRange != nil {
-                throw DualcamError.invalidValue(name: "--sweep", reason: "not used with cameras")
-            }
-            try convergeLive(distance: fixedDistance, at: isAuto ? point : nil, view: chosenView, canvas: chosenCanvas)
+        return request
+    }
+
+    func execute() throws {
+        let request = try request()
+        let inputs = PairInputs(wide: wide, tele: tele, device: device)
+        if inputs.kind == .live {
+            if request.sweep != nil { throw DualcamError.invalidValue(name: "--sweep", reason: "not used with cameras") }
+            try convergeLive(inputs, distance: request.distance, at: request.at)
             return
         }
-        let sequenceMode = [wide, tele].contains { $0.map { ImageSequence.isSequence(URL(fileURLWithPath: $0)) } ?? false }
-        if sequenceMode, sweepRange != nil {
+        if inputs.kind == .sequences, request.sweep != nil {
             throw DualcamError.invalidValue(name: "--sweep", reason: "not used with frame sequences (--wide/--tele directories or videos)")
         }
-        let outPath = output ?? (sweepRange != nil ? "converge-sweep" : sequenceMode ? "converge-frames" : "converged.png")
-        let outURL = URL(fileURLWithPath: outPath)
-        // The output is never an input; a single image is staged and published at the end.
-        let staged = StagedOutputs(inputs: [wide, tele, calibration].compactMap { $0 })
-        try staged.refuseClash(outPath, flag: "-o")
-        // A series (sweep or sequence) goes to numbered frames or a video; a single pair to one image.
-        let series = sweepRange != nil || sequenceMode ? try FrameOutput(path: outPath, fps: fps ?? 10) : nil
-        if series == nil {
-            _ = try ImageFormat.of(outURL)  // an unsupported extension fails before any work
-        }
-        let singleURL = series == nil ? try staged.stage(outPath, flag: "-o") : nil
-        // Notes for stderr, printed only once everything succeeded (an error
-        // must be the one and only line on stderr).
-        var notes: [String] = []
-
-        // Inputs: files, or the built-in demo scene.
+        let destination = try Destination(self, inputs: inputs, series: request.sweep != nil || inputs.kind == .sequences)
         let loaded = try loadCalibration(calibration)
-        do { _ = try ConvergenceWarp(rig: loaded.file.rig, canvas: chosenCanvas) } catch {
+        _ = try checkedWarp(loaded)
+        if inputs.kind == .sequences {
+            try convergeSequences(inputs, calibration: loaded, distance: request.distance, at: request.at, output: destination.series!)
+        } else {
+            try convergeSingle(inputs, request: request, calibration: loaded, destination: destination)
+        }
+    }
+
+    /// -o, checked before any input is read. The output is never an input.
+    /// A series (sweep or sequence) goes to numbered frames or a video; a
+    /// single pair to one image, staged and published at the end.
+    struct Destination {
+        let path: String
+        let staged: StagedOutputs
+        let series: FrameOutput?
+        let single: URL?
+
+        init(_ command: ConvergeCommand, inputs: PairInputs, series isSeries: Bool) throws {
+            path = command.output ?? (command.sweep != nil ? "converge-sweep" : isSeries ? "converge-frames" : "converged.png")
+            staged = StagedOutputs(inputs: inputs.paths + [command.calibration].compactMap { $0 })
+            try staged.refuseClash(path, flag: "-o")
+            series = isSeries ? try FrameOutput(path: path, fps: command.fps ?? 10) : nil
+            if !isSeries { _ = try ImageFormat.of(URL(fileURLWithPath: path)) }  // an unsupported extension fails before any work
+            single = isSeries ? nil : try staged.stage(path, flag: "-o")
+        }
+    }
+
+    /// The warp of the calibration on the --canvas; an unusable rig is an error naming the calibration.
+    func checkedWarp(_ loaded: LoadedCalibration) throws -> ConvergenceWarp {
+        do { return try ConvergenceWarp(rig: loaded.file.rig, canvas: canvas) } catch {
             throw DualcamError.invalidValue(name: loaded.label, reason: oneLine(error))
         }
-        if sequenceMode {
-            guard let w = wide, let t = tele else {
-                throw DualcamError.invalidValue(name: wide == nil ? "--wide" : "--tele",
-                                                reason: "give both --wide and --tele, or neither for the demo scene")
-            }
-            try convergeSequences(wide: w, tele: t, calibration: loaded, view: chosenView, canvas: chosenCanvas,
-                                  distance: fixedDistance, at: isAuto ? point : nil, output: series!)
-            return
-        }
-        var calibrationFile = loaded.file
-        var calibrationLabel = loaded.label
-        let wideImage: Image, teleImage: Image
-        var inputs: [String: String] = [:]
-        var wideK: Intrinsics?, teleK: Intrinsics?
-        var intrinsicsSource: [String: String] = ["wide": "calibration", "tele": "calibration"]
-        switch (wide, tele) {
-        case let (w?, t?):
-            wideImage = try clock.measure("read") { try readPipelineImage(w, flag: "--wide") }
-            teleImage = try clock.measure("read") { try readPipelineImage(t, flag: "--tele") }
-            inputs = ["wide": w, "tele": t]
-            for (name, path, image) in [("wide", w, wideImage), ("tele", t, teleImage)] {
-                let resolved = try IntrinsicsResolver.resolve(
-                    image: URL(fileURLWithPath: path), bufferSize: PixelSize(width: image.width, height: image.height),
-                    camera: FrameName(name), calibration: calibrationFile)
-                intrinsicsSource[name] = resolved.source == .perFrame ? "per-frame sidecar" : "calibration"
-                if resolved.source == .perFrame { if name == "wide" { wideK = resolved.intrinsics } else { teleK = resolved.intrinsics } }
-            }
-        case (nil, nil):
-            let size = try parseFlag("--demo-size", demoSize, parseSize)
-            notes.append(
-                "converge: no --wide/--tele given; using the built-in demo scene (room, \(size)) and \(calibration == nil ? "the nominal rig" : calibrationLabel)")
-            let demo = try clock.measure("render demo") { try DemoPair(calibration: calibrationFile, size: size) }
-            wideImage = demo.wide.image
-            teleImage = demo.tele.image
-            calibrationFile = demo.calibration
-            calibrationLabel += " (scaled to \(size))"
-            inputs = ["demo": "room scene, \(size)"]
-        default:
-            throw DualcamError.invalidValue(name: wide == nil ? "--wide" : "--tele",
-                                            reason: "give both --wide and --tele, or neither for the demo scene")
-        }
+    }
 
-        let warp = try ConvergenceWarp(rig: calibrationFile.rig, canvas: chosenCanvas)
+    /// One pair (files or the demo scene): one image, or the frames of a --sweep.
+    func convergeSingle(_ inputs: PairInputs, request: Request, calibration loaded: LoadedCalibration,
+                        destination: Destination) throws {
+        let clock = Timings()
+        let pair = try inputs.singlePair(calibration: loaded, calibrationGiven: calibration != nil, demoSize: demoSize,
+                                         command: "converge", clock: clock)
+        let warp = try ConvergenceWarp(rig: pair.calibration.rig, canvas: canvas)
         // The buffer sizes against the calibration (aspect ratio), before any output.
-        _ = try warp.geometry(wideSize: PixelSize(width: wideImage.width, height: wideImage.height),
-                              teleSize: PixelSize(width: teleImage.width, height: teleImage.height),
-                              wideIntrinsics: wideK, teleIntrinsics: teleK)
+        let geometry = try warp.geometry(wideSize: pair.wideSize, teleSize: pair.teleSize,
+                                         wideIntrinsics: pair.wideIntrinsics, teleIntrinsics: pair.teleIntrinsics)
+        // Notes for stderr, printed only once everything succeeded (an error
+        // must be the one and only line on stderr).
+        var notes = [pair.note].compactMap { $0 }
         var autoReport: AutoReport?
-        var distances: [Distance]
-        if let sweepDistances {
-            distances = sweepDistances
-        } else if let fixedDistance {
-            distances = [fixedDistance]
-        } else {
+        var distances = request.sweep ?? request.distance.map { [$0] } ?? []
+        if distances.isEmpty {
             let result = try clock.measure("auto distance") {
-                try autoDistance(warp, wide: wideImage, tele: teleImage, at: point, wideIntrinsics: wideK, teleIntrinsics: teleK)
+                try autoDistance(warp, wide: pair.wide, tele: pair.tele, at: request.at,
+                                 wideIntrinsics: pair.wideIntrinsics, teleIntrinsics: pair.teleIntrinsics)
             }
             distances = [result.distance]
             autoReport = AutoReport(result)
             notes += autoDistanceNotes(result)
         }
-
-        var outputs: [String] = []
         var lastMaps: ConvergenceMaps?
-        let geometry = try warp.geometry(wideSize: PixelSize(width: wideImage.width, height: wideImage.height),
-                                         teleSize: PixelSize(width: teleImage.width, height: teleImage.height),
-                                         wideIntrinsics: wideK, teleIntrinsics: teleK)
         for d in distances {
             let maps = try clock.measure("tables") { try warp.maps(geometry, distance: d) }
             // Warp and compose in one (the split view resamples only its visible halves).
-            let image = try clock.measure("view") { try warp.view(chosenView, wide: wideImage, tele: teleImage, maps: maps) }
+            let image = try clock.measure("view") { try warp.view(view, wide: pair.wide, tele: pair.tele, maps: maps) }
             lastMaps = maps
-            if let series {
+            if let series = destination.series {
                 try clock.measure("write") { try series.write(image) }
             } else {
-                try clock.measure("write") { try ImageIO.write(image.converted(to: .uint8), to: singleURL!) }
+                try clock.measure("write") { try ImageIO.write(image.converted(to: .uint8), to: destination.single!) }
             }
         }
-        if series == nil {
-            try staged.publish()
-            outputs.append(outURL.path)
+        var outputs: [String] = []
+        if let series = destination.series {
+            outputs = try clock.measure("write") { try series.finish() }
+        } else {
+            try destination.staged.publish()
+            outputs.append(URL(fileURLWithPath: destination.path).path)
         }
-        if let series { outputs = try clock.measure("write") { try series.finish() } }
         for note in notes { FileHandle.standardError.write(Data((note + "\n").utf8)) }
         guard let maps = lastMaps else { return }
+        try report(pair, request: request, distances: distances, maps: maps, outputs: outputs, destination: destination,
+                   auto: autoReport, clock: clock)
+    }
+
+    /// The summary line, or the JSON report, of `convergeSingle`.
+    func report(_ pair: LoadedPair, request: Request, distances: [Distance], maps: ConvergenceMaps, outputs: [String],
+                destination: Destination, auto: AutoReport?, clock: Timings) throws {
         let d = distances.last!
         if json {
             try printJSON(Report(
-                inputs: inputs, calibration: calibrationLabel, intrinsics: intrinsicsSource,
-                distanceMetres: d.isInfinite ? nil : d.metres,
-                distanceMode: sweepRange != nil ? "sweep" : (isAuto ? "auto" : "fixed"),
-                canvas: chosenCanvas.rawValue, canvasSize: [maps.canvasSize.width, maps.canvasSize.height],
-                view: chosenView.rawValue, teleFromWide: maps.teleFromWide.rowMajor, outputs: outputs,
-                auto: autoReport, timingsMs: clock.milliseconds))
+                inputs: pair.inputs, calibration: pair.calibrationLabel, intrinsics: pair.intrinsicsSource,
+                distanceMetres: d.isInfinite ? nil : d.metres, distanceMode: request.mode,
+                canvas: canvas.rawValue, canvasSize: [maps.canvasSize.width, maps.canvasSize.height],
+                view: view.rawValue, teleFromWide: maps.teleFromWide.rowMajor, outputs: outputs,
+                auto: auto, timingsMs: clock.milliseconds))
         } else {
-            let where_ = series.map { $0.isVideo ? "\(distances.count)-frame video \(outPath)" : "\(outputs.count) frames in \(outPath)" }
-                ?? outPath
-            print("converge: \(chosenView.rawValue) view on the \(chosenCanvas.rawValue) canvas at \(d) -> \(where_)")
+            let path = destination.path
+            let where_ = destination.series.map { $0.isVideo ? "\(distances.count)-frame video \(path)" : "\(outputs.count) frames in \(path)" }
+                ?? path
+            print("converge: \(view.rawValue) view on the \(canvas.rawValue) canvas at \(d) -> \(where_)")
         }
     }
 }

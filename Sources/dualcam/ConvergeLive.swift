@@ -13,17 +13,13 @@ extension ConvergeCommand {
     /// ends the run: the pairs done so far are written, then the error is reported.
     /// With `distance` nil each pair is measured (around `at`) and the
     /// distance tracked over the pairs (`AutoDistanceTrack`).
-    func convergeLive(distance: Distance?, at: TapPoint?, view: ConvergenceView, canvas: ConvergenceCanvas) throws {
+    func convergeLive(_ inputs: PairInputs, distance: Distance?, at: TapPoint?) throws {
         let limit = try device.limit()
-        let loaded = try loadCalibration(calibration)
-        let warp: ConvergenceWarp
-        do { warp = try ConvergenceWarp(rig: loaded.file.rig, canvas: canvas) } catch {
-            throw DualcamError.invalidValue(name: loaded.label, reason: oneLine(error))
-        }
+        let warp = try checkedWarp(try loadCalibration(calibration))
         let outPath = output ?? "converge-frames"
         _ = try FrameOutput(path: outPath, fps: fps ?? 30)  // validate the destination before opening inputs
-        let (source, outputFPS) = try openPairSource(device, wide: wide, tele: tele, fps: fps, size: camera.size, format: camera.format,
-                                                     sizeFlag: "--size", formatFlag: "--format", needsLimit: true)
+        let (source, outputFPS) = try inputs.livePairs(fps: fps, size: camera.size, format: camera.format,
+                                                       sizeFlag: "--size", formatFlag: "--format")
         let output = try FrameOutput(path: outPath, fps: outputFPS)
         let progress = Progress(label: "converge: pair", total: limit.pairs)
         let clock = Timings()
@@ -31,14 +27,8 @@ extension ConvergeCommand {
         var firstNs: Int64?
         var track = AutoDistanceTrack()
         while let pair = try nextPair(source, limit: limit, done: done, firstNs: &firstNs) {
-            let d = try distance ?? track.next(clock.measure("auto distance") {
-                try autoDistance(warp, wide: pair.wide.image, tele: pair.tele.image, at: at, lowTexture: .accept,
-                                 wideIntrinsics: pair.wide.intrinsics, teleIntrinsics: pair.tele.intrinsics)
-            })
-            let image = try clock.measure("view") {
-                try warp.view(view, wide: pair.wide.image, tele: pair.tele.image, distance: d,
-                              wideIntrinsics: pair.wide.intrinsics, teleIntrinsics: pair.tele.intrinsics)
-            }
+            let (image, _) = try convergedView(warp, pair.wide.image, pair.tele.image, wideK: pair.wide.intrinsics,
+                                               teleK: pair.tele.intrinsics, distance: distance, at: at, track: &track, clock: clock)
             try clock.measure("write") { try output.write(image) }
             done += 1
             progress.update(done)

@@ -25,11 +25,12 @@ extension ConvergeCommand {
     /// directory frames are used when present. With `distance` nil each pair
     /// is measured (around `at` when given) and the distance tracked over
     /// the frames (`AutoDistanceTrack`).
-    func convergeSequences(wide: String, tele: String, calibration loaded: LoadedCalibration, view: ConvergenceView,
-                           canvas: ConvergenceCanvas, distance: Distance?, at: TapPoint?, output: FrameOutput) throws {
-        let source = try openFilePairs(wide: wide, tele: tele, maxSkew: device.maxSkew)
+    func convergeSequences(_ inputs: PairInputs, calibration loaded: LoadedCalibration, distance: Distance?, at: TapPoint?,
+                           output: FrameOutput) throws {
+        let (wide, tele) = try inputs.bothPaths()
+        let source = try inputs.sequencePairs()
         let clock = Timings()
-        let run = try convergePairs(source, calibration: loaded, view: view, canvas: canvas, distance: distance, at: at, clock: clock,
+        let run = try convergePairs(source, calibration: loaded, distance: distance, at: at, clock: clock,
                                     progress: Progress(label: "converge: pair", total: source.expectedCount)) { _, image in
             try output.write(image)
         }
@@ -59,27 +60,35 @@ extension ConvergeCommand {
     /// The converged view of every pair of `source`, handed to `write` with
     /// the pair's number (from 0). Shared by the sequence command and
     /// `dualcam batch`, so both give the same frames.
-    func convergePairs(_ source: PairSource, calibration loaded: LoadedCalibration, view: ConvergenceView, canvas: ConvergenceCanvas,
-                       distance: Distance?, at: TapPoint?, clock: Timings, progress: Progress?,
-                       write: (Int, Image) throws -> Void) throws -> PairsRun {
+    func convergePairs(_ source: PairSource, calibration loaded: LoadedCalibration, distance: Distance?, at: TapPoint?,
+                       clock: Timings, progress: Progress?, write: (Int, Image) throws -> Void) throws -> PairsRun {
         let warp = try ConvergenceWarp(rig: loaded.file.rig, canvas: canvas)
         var run = PairsRun()
         while let pair = try clock.measure("read", { try source.nextPair() }) {
             let (w, t) = (pair.wide, pair.tele)
             let wideK = try perFrameIntrinsics(sourceFile(of: w), w.image, .wide, loaded.file)
             let teleK = try perFrameIntrinsics(sourceFile(of: t), t.image, .tele, loaded.file)
-            let d = try distance ?? run.track.next(clock.measure("auto distance") {
-                try autoDistance(warp, wide: w.image, tele: t.image, at: at, lowTexture: .accept,
-                                 wideIntrinsics: wideK, teleIntrinsics: teleK)
-            })
-            let image = try clock.measure("view") {
-                try warp.view(view, wide: w.image, tele: t.image, distance: d, wideIntrinsics: wideK, teleIntrinsics: teleK)
-            }
+            let (image, d) = try convergedView(warp, w.image, t.image, wideK: wideK, teleK: teleK, distance: distance, at: at,
+                                               track: &run.track, clock: clock)
             try clock.measure("write") { try write(run.distances.count, image) }
             run.distances.append(d.isInfinite ? nil : d.metres)
             progress?.update(run.distances.count)
         }
         progress?.end()
         return run
+    }
+
+    /// The converged view of one pair at `distance`, or with `distance` nil
+    /// at the distance measured (around `at`) and tracked over the pairs.
+    func convergedView(_ warp: ConvergenceWarp, _ wide: Image, _ tele: Image, wideK: Intrinsics?, teleK: Intrinsics?,
+                       distance: Distance?, at: TapPoint?, track: inout AutoDistanceTrack,
+                       clock: Timings) throws -> (image: Image, distance: Distance) {
+        let d = try distance ?? track.next(clock.measure("auto distance") {
+            try autoDistance(warp, wide: wide, tele: tele, at: at, lowTexture: .accept, wideIntrinsics: wideK, teleIntrinsics: teleK)
+        })
+        let image = try clock.measure("view") {
+            try warp.view(view, wide: wide, tele: tele, distance: d, wideIntrinsics: wideK, teleIntrinsics: teleK)
+        }
+        return (image, d)
     }
 }

@@ -37,19 +37,19 @@ struct DepthCommand: ParsableCommand {
     var calibration: String?
 
     @Option(name: .long, help: "Reference camera: wide or tele (default: the narrower one).")
-    var reference: String?
+    var reference: ReferenceCamera?
 
     @Option(name: .long, help: "Values: depth (m), disparity (1/m) or pixels (pixel disparity at the output size).")
-    var type: String = "depth"
+    var type: DepthDataType = .depth
 
-    @Option(name: .long, help: "Float precision of the file: 16 or 32.")
-    var precision: String = "32"
+    @Option(name: .long, help: "Float precision of the file, in bits.")
+    var precision: DepthPrecision = .float32
 
     @Option(name: .long, help: "Output size: streaming (320 wide), photo (768 wide), native, or WxH.")
     var size: String = "photo"
 
     @Option(name: .long, help: "filtered (dense, smoothed, holes filled) or unfiltered (measured values, NaN holes).")
-    var mode: String = "filtered"
+    var mode: FilterMode = .filtered
 
     @Option(name: .customLong("min-depth"), parsing: .unconditional, help: "Nearest depth searched, with a unit.")
     var minDepth: String = "0.3m"
@@ -66,8 +66,8 @@ struct DepthCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output map (.pfm, .npy, .png = uint16 mm for depth, .exr); for sequences a directory.")
     var output: String?
 
-    @Option(name: .long, help: "File format of the maps written for sequences: pfm, npy, png or exr.")
-    var format: String = "pfm"
+    @Option(name: .long, help: "File format of the maps written for sequences.")
+    var format: DepthFileFormat = .pfm
 
     @Option(name: .customLong("demo-size"), help: "Size of the built-in demo pair.")
     var demoSize: String = "1280x960"
@@ -100,21 +100,10 @@ struct DepthCommand: ParsableCommand {
 
     /// Everything the command line decides, validated before any input is read.
     func settings() throws -> Settings {
-        let type = try DepthDataType(parsing: type, flag: "--type")
-        let precision = try DepthPrecision(parsing: precision, flag: "--precision")
         let size = try DepthOutputSize(parsing: size, flag: "--size")
         var options = StereoDepthOptions()
-        switch mode.lowercased() {
-        case "filtered": options.filtered = true
-        case "unfiltered": options.filtered = false
-        default: throw DualcamError.invalidValue(name: "--mode '\(mode)'", reason: "expected filtered or unfiltered")
-        }
-        if let r = reference {
-            guard ["wide", "tele"].contains(r.lowercased()) else {
-                throw DualcamError.invalidValue(name: "--reference '\(r)'", reason: "expected wide or tele")
-            }
-            options.reference = FrameName(r.lowercased())
-        }
+        options.filtered = mode.isFiltered
+        if let reference { options.reference = reference.frame }
         options.minDepthMetres = try parseFlag("--min-depth", minDepth) { try Distance(parsing: $0) }.metres
         options.maxDepthMetres = try parseFlag("--max-depth", maxDepth) { try Distance(parsing: $0) }.metres
         try options.validate()
@@ -122,15 +111,24 @@ struct DepthCommand: ParsableCommand {
     }
 
     func execute() throws {
-        let clock = Timings()
-        var settings = try settings()
-        let liveMode = device.isLive(wide: wide, tele: tele)
-        let sequenceMode = liveMode || [wide, tele].contains { $0.map { ImageSequence.isSequence(URL(fileURLWithPath: $0)) } ?? false }
-        let outPath = output ?? (sequenceMode ? "depth-frames" : "depth.pfm")
-        if sequenceMode {
-            let format = try DepthFileFormat.of(URL(fileURLWithPath: "frame.\(format)"))
+        let settings = try settings()
+        let inputs = PairInputs(wide: wide, tele: tele, device: device)
+        let outPath = output ?? (inputs.kind == .single ? "depth.pfm" : "depth-frames")
+        try checkOutputFormats(outPath, series: inputs.kind != .single)
+        let loaded = try loadCalibration(calibration)
+        switch inputs.kind {
+        case .live: try depthLive(inputs, calibration: loaded, settings: settings, output: outPath)
+        case .sequences: try depthSequences(inputs, calibration: loaded, settings: settings, output: outPath)
+        case .single: try depthSingle(inputs, calibration: loaded, settings: settings, output: outPath)
+        }
+    }
+
+    /// The map format (--format for a series of maps, else -o's extension),
+    /// --confidence and --preview, checked before any input is read.
+    func checkOutputFormats(_ outPath: String, series: Bool) throws {
+        if series {
             guard format.isWritable else {
-                throw DualcamError.invalidValue(name: "--format \(self.format)", reason: "this OpenCV build cannot write it")
+                throw DualcamError.invalidValue(name: "--format \(format.rawValue)", reason: "this OpenCV build cannot write it")
             }
         } else {
             let format = try DepthFileFormat.of(URL(fileURLWithPath: outPath))
@@ -142,68 +140,38 @@ struct DepthCommand: ParsableCommand {
         if let preview, try ImageFormat.of(URL(fileURLWithPath: preview)) != .png {
             throw DualcamError.invalidValue(name: "--preview \(preview)", reason: "expected a .png file")
         }
-        let loaded = try loadCalibration(calibration)
-        var notes: [String] = []
-        if liveMode {
-            try depthLive(calibration: loaded, settings: settings, output: outPath)
-            return
-        }
-        if sequenceMode {
-            guard let w = wide, let t = tele else {
-                throw DualcamError.invalidValue(name: wide == nil ? "--wide" : "--tele",
-                                                reason: "give both --wide and --tele, or neither for the demo scene")
-            }
-            try depthSequences(wide: w, tele: t, calibration: loaded, settings: settings, output: outPath)
-            return
-        }
-        var rig = loaded.file.rig
-        var calibrationLabel = loaded.label
-        let wideImage: Image, teleImage: Image
-        var wideK: Intrinsics?, teleK: Intrinsics?
-        var inputs: [String: String] = [:]
-        switch (wide, tele) {
-        case let (w?, t?):
-            wideImage = try clock.measure("read") { try readPipelineImage(w, flag: "--wide") }
-            teleImage = try clock.measure("read") { try readPipelineImage(t, flag: "--tele") }
-            inputs = ["wide": w, "tele": t]
-            wideK = try perFrameIntrinsics(URL(fileURLWithPath: w), wideImage, .wide, loaded.file)
-            teleK = try perFrameIntrinsics(URL(fileURLWithPath: t), teleImage, .tele, loaded.file)
-        case (nil, nil):
-            let size = try parseFlag("--demo-size", demoSize, parseSize)
-            notes.append("depth: no --wide/--tele given; using the built-in demo scene (room, \(size)) and \(calibration == nil ? "the nominal rig" : calibrationLabel)")
-            let demo = try clock.measure("render demo") { try DemoPair(calibration: loaded.file, size: size) }
-            wideImage = demo.wide.image
-            teleImage = demo.tele.image
-            rig = demo.calibration.rig
-            calibrationLabel += " (scaled to \(size))"
-            inputs = ["demo": "room scene, \(size)"]
-        default:
-            throw DualcamError.invalidValue(name: wide == nil ? "--wide" : "--tele",
-                                            reason: "give both --wide and --tele, or neither for the demo scene")
-        }
+    }
+
+    /// Depth for one pair (files or the demo scene): the map, its sidecar
+    /// and the extras asked for.
+    func depthSingle(_ inputs: PairInputs, calibration loaded: LoadedCalibration, settings: Settings, output outPath: String) throws {
+        let clock = Timings()
+        var settings = settings
+        let pair = try inputs.singlePair(calibration: loaded, calibrationGiven: calibration != nil, demoSize: demoSize,
+                                         command: "depth", clock: clock)
         // Every output is checked (not a directory, not an input) before the
         // work, written to a temporary file and published together at the end.
-        let staged = StagedOutputs(inputs: [wide, tele, calibration].compactMap { $0 })
+        let staged = StagedOutputs(inputs: inputs.paths + [calibration].compactMap { $0 })
         let mapURL = try staged.stage(outPath, flag: "-o", sidecar: true)
         let extras = Extras(confidence: try confidence.map { try staged.stage($0, flag: "--confidence") },
                             preview: try preview.map { try staged.stage($0, flag: "--preview") })
-        let wideSize = PixelSize(width: wideImage.width, height: wideImage.height)
-        let teleSize = PixelSize(width: teleImage.width, height: teleImage.height)
         let estimator = try clock.measure("setup") {
-            try makeEstimator(rig: rig, wideSize: wideSize, teleSize: teleSize, wideK: wideK, teleK: teleK, settings: &settings)
+            try makeEstimator(rig: pair.calibration.rig, wideSize: pair.wideSize, teleSize: pair.teleSize,
+                              wideK: pair.wideIntrinsics, teleK: pair.teleIntrinsics, settings: &settings)
         }
-        let result = try clock.measure("depth") { try estimator.estimate(wide: wideImage, tele: teleImage) }
+        let result = try clock.measure("depth") { try estimator.estimate(wide: pair.wide, tele: pair.tele) }
         try clock.measure("write") {
             try write(result, settings: settings, to: mapURL, extras: extras)
             try staged.publish()
         }
         let outputs = [outPath, DepthMetadata.sidecarURL(for: URL(fileURLWithPath: outPath)).path] + [confidence, preview].compactMap { $0 }
+        var notes = [pair.note].compactMap { $0 }
         if !result.highQuality {
             notes.append(String(format: "depth: low quality: only %.1f%% of the overlap matched (little texture?)", 100 * result.validFraction))
         }
         for note in notes { FileHandle.standardError.write(Data((note + "\n").utf8)) }
         if json {
-            try printJSON(Report(inputs: inputs, calibration: calibrationLabel, result: result, settings: settings,
+            try printJSON(Report(inputs: pair.inputs, calibration: pair.calibrationLabel, result: result, settings: settings,
                                  outputs: outputs, timingsMs: clock.milliseconds))
         } else {
             print("depth: \(settings.type) \(result.size) aligned to \(result.reference), "
@@ -292,12 +260,4 @@ struct DepthCommand: ParsableCommand {
             self.timingsMs = timingsMs
         }
     }
-}
-
-/// The per-frame sidecar's intrinsics for an image file, at its buffer size; nil without a sidecar.
-func perFrameIntrinsics(_ file: URL?, _ image: Image, _ camera: FrameName, _ calibration: CalibrationFile) throws -> Intrinsics? {
-    guard let file else { return nil }
-    let resolved = try IntrinsicsResolver.resolve(image: file, bufferSize: PixelSize(width: image.width, height: image.height),
-                                                  camera: camera, calibration: calibration)
-    return resolved.source == .perFrame ? resolved.intrinsics : nil
 }

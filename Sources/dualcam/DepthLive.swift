@@ -11,40 +11,31 @@ extension DepthCommand {
     /// `depthSequences`. Maps are staged and moved into place at the end; when
     /// a camera is lost, the maps done so far are moved into place and the
     /// error is reported.
-    func depthLive(calibration loaded: LoadedCalibration, settings: Settings, output: String) throws {
-        let staged = try StagedDirectory(output: output)
+    func depthLive(_ inputs: PairInputs, calibration loaded: LoadedCalibration, settings: Settings, output: String) throws {
+        let staged = try StagedDirectory(beside: URL(fileURLWithPath: output), tag: "partial")
         defer { staged.discard() }
         let limit = try device.limit()
-        let (source, _) = try openPairSource(device, wide: wide, tele: tele, fps: fps, size: cameraSize, format: cameraFormat,
-                                             sizeFlag: "--camera-size", formatFlag: "--camera-format", needsLimit: true)
+        let (source, _) = try inputs.livePairs(fps: fps, size: cameraSize, format: cameraFormat,
+                                               sizeFlag: "--camera-size", formatFlag: "--camera-format")
         let progress = Progress(label: "depth: pair", total: limit.pairs)
         let temporal = TemporalSmoother()
-        var settings = settings
-        var estimator: StereoDepthEstimator?
-        var key: [String] = []
+        var estimators = Estimators(rig: loaded.file.rig, settings: settings)
         var names: [String] = []
         var firstNs: Int64?
         while let pair = try nextPair(source, limit: limit, done: names.count, firstNs: &firstNs) {
-            let wideSize = PixelSize(width: pair.wide.image.width, height: pair.wide.image.height)
-            let teleSize = PixelSize(width: pair.tele.image.width, height: pair.tele.image.height)
-            let newKey = ["\(wideSize)", "\(teleSize)"]
-            if estimator == nil || newKey != key {
-                estimator = try makeEstimator(rig: loaded.file.rig, wideSize: wideSize, teleSize: teleSize, wideK: nil, teleK: nil,
-                                              settings: &settings)
-                key = newKey
-            }
-            let result = try estimator!.estimate(wide: pair.wide.image, tele: pair.tele.image, temporal: temporal)
-            let name = String(format: "depth_%04d.%@", names.count, format.lowercased())
-            _ = try write(result, settings: settings, to: staged.url(for: name), extras: .none)
+            let estimator = try estimators.estimator(self, wide: pair.wide.image, tele: pair.tele.image, wideK: nil, teleK: nil)
+            let result = try estimator.estimate(wide: pair.wide.image, tele: pair.tele.image, temporal: temporal)
+            let name = String(format: "depth_%04d.%@", names.count, format.rawValue)
+            _ = try write(result, settings: estimators.settings, to: staged.url(for: name), extras: .none)
             names.append(name)
             progress.update(names.count)
         }
         progress.end()
         let lost = (source as? LivePairSource)?.stopReason
         guard !names.isEmpty else { throw lost ?? DualcamError.io(path: source.label, reason: "no pairs to process") }
-        try staged.publish(names)
+        try staged.publish(names.flatMap { [$0, $0 + ".json"] }, to: URL(fileURLWithPath: output))
         let s = source.statistics
-        print("depth: \(names.count) pairs from \(source.label) -> \(output)/depth_NNNN.\(format.lowercased()); skew median \(formatMs(s.medianSkewNs)), max \(formatMs(s.maxSkewNs))")
+        print("depth: \(names.count) pairs from \(source.label) -> \(output)/depth_NNNN.\(format.rawValue); skew median \(formatMs(s.medianSkewNs)), max \(formatMs(s.maxSkewNs))")
         if let lost { throw lost }
     }
 }

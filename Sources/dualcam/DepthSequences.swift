@@ -24,22 +24,22 @@ extension DepthCommand {
     /// into the directory `output`. Filtered output is also smoothed over time
     /// (`TemporalSmoother`). Maps are staged in a hidden
     /// directory and moved into place at the end, so a failure leaves nothing.
-    func depthSequences(wide: String, tele: String, calibration loaded: LoadedCalibration, settings: Settings,
-                        output: String) throws {
-        let source = try openFilePairs(wide: wide, tele: tele, maxSkew: device.maxSkew)
-        let staged = try StagedDirectory(output: output)
+    func depthSequences(_ inputs: PairInputs, calibration loaded: LoadedCalibration, settings: Settings, output: String) throws {
+        let (wide, tele) = try inputs.bothPaths()
+        let source = try inputs.sequencePairs()
+        let staged = try StagedDirectory(beside: URL(fileURLWithPath: output), tag: "partial")
         defer { staged.discard() }
         let clock = Timings()
         let run = try depthPairs(source, calibration: loaded, settings: settings, firstIndex: 0, keepFrom: 0, clock: clock,
                                  progress: Progress(label: "depth: pair", total: source.expectedCount), into: staged.url(for:))
         guard !run.names.isEmpty else { throw DualcamError.format(path: wide, reason: "no frames to process") }
-        try staged.publish(run.names)
+        try staged.publish(run.names.flatMap { [$0, $0 + ".json"] }, to: URL(fileURLWithPath: output))
         if json {
             try printJSON(SequenceReport(inputs: ["wide": wide, "tele": tele], calibration: loaded.label, pairs: run.names.count,
                                          reference: run.reference ?? "", mode: settings.options.filtered ? "filtered" : "unfiltered",
                                          measuredFraction: run.fractions, output: output, timingsMs: clock.milliseconds))
         } else {
-            print("depth: \(run.names.count) pairs, \(pairingSummary(source)) -> \(output)/depth_NNNN.\(format.lowercased())")
+            print("depth: \(run.names.count) pairs, \(pairingSummary(source)) -> \(output)/depth_NNNN.\(format.rawValue)")
         }
     }
 
@@ -61,9 +61,7 @@ extension DepthCommand {
     func depthPairs(_ source: PairSource, calibration loaded: LoadedCalibration, settings: Settings, firstIndex: Int,
                     keepFrom: Int, clock: Timings, progress: Progress?, into url: (String) -> URL) throws -> PairsRun {
         let temporal = TemporalSmoother()
-        var settings = settings
-        var estimator: StereoDepthEstimator?
-        var key: [String] = []
+        var estimators = Estimators(rig: loaded.file.rig, settings: settings)
         var run = PairsRun()
         while let pair = try clock.measure("read", { try source.nextPair() }) {
             let index = firstIndex + run.pairsRead
@@ -71,22 +69,13 @@ extension DepthCommand {
             let (w, t) = (pair.wide, pair.tele)
             let wideK = try perFrameIntrinsics(sourceFile(of: w), w.image, .wide, loaded.file)
             let teleK = try perFrameIntrinsics(sourceFile(of: t), t.image, .tele, loaded.file)
-            let wideSize = PixelSize(width: w.image.width, height: w.image.height)
-            let teleSize = PixelSize(width: t.image.width, height: t.image.height)
-            let newKey = ["\(wideSize)", "\(teleSize)", "\(String(describing: wideK))", "\(String(describing: teleK))"]
-            if estimator == nil || newKey != key {
-                estimator = try clock.measure("setup") {
-                    try makeEstimator(rig: loaded.file.rig, wideSize: wideSize, teleSize: teleSize, wideK: wideK, teleK: teleK,
-                                      settings: &settings)
-                }
-                key = newKey
-            }
-            let result = try clock.measure("depth") { try estimator!.estimate(wide: w.image, tele: t.image, temporal: temporal) }
-            run.reference = estimator?.reference.rawValue
+            let estimator = try clock.measure("setup") { try estimators.estimator(self, wide: w.image, tele: t.image, wideK: wideK, teleK: teleK) }
+            let result = try clock.measure("depth") { try estimator.estimate(wide: w.image, tele: t.image, temporal: temporal) }
+            run.reference = estimator.reference.rawValue
             guard index >= keepFrom else { continue }
-            let name = String(format: "depth_%04d.%@", index, format.lowercased())
+            let name = String(format: "depth_%04d.%@", index, format.rawValue)
             _ = try clock.measure("write") {
-                try write(result, settings: settings, to: url(name), extras: .none)
+                try write(result, settings: estimators.settings, to: url(name), extras: .none)
             }
             run.names.append(name)
             run.fractions.append(result.validFraction)
@@ -94,5 +83,33 @@ extension DepthCommand {
         }
         progress?.end()
         return run
+    }
+
+    /// The estimator for each pair's geometry, made again only when the
+    /// buffer sizes or the per-frame intrinsics change; `settings` carries
+    /// the output size resolved for the latest one.
+    struct Estimators {
+        let rig: Rig
+        var settings: Settings
+        private var current: StereoDepthEstimator?
+        private var key: [String] = []
+
+        init(rig: Rig, settings: Settings) {
+            self.rig = rig
+            self.settings = settings
+        }
+
+        mutating func estimator(_ command: DepthCommand, wide: Image, tele: Image, wideK: Intrinsics?,
+                                teleK: Intrinsics?) throws -> StereoDepthEstimator {
+            let wideSize = PixelSize(width: wide.width, height: wide.height)
+            let teleSize = PixelSize(width: tele.width, height: tele.height)
+            let newKey = ["\(wideSize)", "\(teleSize)", "\(String(describing: wideK))", "\(String(describing: teleK))"]
+            if let current, newKey == key { return current }
+            let made = try command.makeEstimator(rig: rig, wideSize: wideSize, teleSize: teleSize, wideK: wideK, teleK: teleK,
+                                                 settings: &settings)
+            current = made
+            key = newKey
+            return made
+        }
     }
 }

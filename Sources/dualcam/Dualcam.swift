@@ -49,8 +49,7 @@ struct Dualcam: ParsableCommand {
         } catch {
             let code = exitCode(for: error)
             guard code != .success else { exit(withError: error) }  // --help, --version
-            let text = Dualcam.message(for: error).trimmingCharacters(in: .whitespacesAndNewlines)
-            let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? text
+            let line = parserErrorLine(Dualcam.message(for: error))
             FileHandle.standardError.write(Data("dualcam: \(line) (see 'dualcam help')\n".utf8))
             Foundation.exit(code.rawValue)
         }

@@ -34,18 +34,21 @@ struct EvalCommand: ParsableCommand {
 
     @Argument(help: "The map to score (optional with --baseline).") var map: String?
     @Option(name: .long, help: "Ground truth file.") var gt: String
-    @Option(name: .customLong("gt-format"), help: "auto, disparity, depth, kitti-disparity or kitti-depth.") var gtFormat = "auto"
+    @Option(name: .customLong("gt-format"), help: "How the ground truth is stored (auto: from the file).")
+    var gtFormat: GroundTruthFormat = .auto
     @Option(name: .customLong("gt-scale"), parsing: .unconditional, help: "PNG disparity ground truth: stored value / scale = disparity (0 = unknown).") var gtScale: Double = 1
-    @Option(name: .customLong("map-type"), help: "What a map without sidecar holds: depth (m), disparity (1/m) or pixels (pixel disparity).") var mapType: String?
+    @Option(name: .customLong("map-type"), help: "What a map without sidecar holds: depth (m), disparity (1/m) or pixels (pixel disparity).")
+    var mapType: DepthDataType?
     @Option(name: .long, help: "Calibration relating disparity and depth (Middlebury calib.txt or a rectified rig).") var calibration: String?
-    @Option(name: .customLong("in"), help: "Compare in disparity (pixels) or depth (metres) space.") var space: String?
+    @Option(name: .customLong("in"), help: "Compare in disparity (pixels) or depth (metres) space.") var space: EvaluationSpace?
     @Option(name: .long, help: "Middlebury-style mask (255 non-occluded, 128 occluded, 0 invalid).") var mask: String?
-    @Option(name: .customLong("mask-keep"), help: "Mask pixels scored: nonocc (255) or all (255 and 128).") var maskKeep = "nonocc"
+    @Option(name: .customLong("mask-keep"), help: "Mask pixels scored: nonocc (255) or all (255 and 128).")
+    var maskKeep: EvaluationMasks.MaskSelection = .nonOccluded
     @Option(name: .long, parsing: .unconditional, help: "Only score x0 <= x < x1, y0 <= y < y1 (map pixels): x0,y0,x1,y1.") var region: String?
     @Option(name: .customLong("holes-of"), help: "Only score pixels where this map (e.g. the unfiltered map of the same pair) has no value.") var holesOf: String?
     @Flag(name: .customLong("resize-gt"), help: "Resize the ground truth (nearest; disparities scaled) to the map's size.") var resizeGT = false
     @Option(name: .customLong("band-radius"), parsing: .unconditional, help: "Radius in pixels of the discontinuity band.") var bandRadius = 3
-    @Option(name: .long, help: "Also score OpenCV's matcher on --wide/--tele: sgbm, sgbm-wls or bm.") var baseline: String?
+    @Option(name: .long, help: "Also score OpenCV's matcher on --wide/--tele.") var baseline: OpenCVStereoBaseline?
     @Option(name: .long, help: "Left image of the rectified pair, for --baseline.") var wide: String?
     @Option(name: .long, help: "Right image of the rectified pair, for --baseline.") var tele: String?
     @Option(name: .customLong("num-disparities"), parsing: .unconditional, help: "--baseline search (default: the ground truth's largest disparity, rounded up to 16).") var numDisparities: Int?
@@ -57,24 +60,22 @@ struct EvalCommand: ParsableCommand {
         try reportingErrors { try execute() }
     }
 
-    func execute() throws {
-        let format = try GroundTruthFormat(parsing: gtFormat)
-        let selection = try parseFlag("--mask-keep", maskKeep) { text -> EvaluationMasks.MaskSelection in
-            guard let s = EvaluationMasks.MaskSelection(rawValue: text.lowercased()) else { throw DualcamError.invalidValue(name: "mask", reason: "expected nonocc or all") }
-            return s
-        }
-        let chosenType = try mapType.map { try DepthDataType(parsing: $0, flag: "--map-type") }
-        let baselineMatcher = try baseline.map { try OpenCVStereoBaseline(parsing: $0) }
-        guard map != nil || baselineMatcher != nil else {
+    /// The flags that go together, checked before any file is read.
+    func checkFlags() throws {
+        guard map != nil || baseline != nil else {
             throw DualcamError.invalidValue(name: "dualcam eval", reason: "give a map to score, or --baseline with --wide and --tele")
         }
-        if baselineMatcher != nil, wide == nil || tele == nil {
+        if baseline != nil, wide == nil || tele == nil {
             throw DualcamError.invalidValue(name: "--baseline", reason: "needs the rectified pair: --wide LEFT --tele RIGHT")
         }
-        if baselineMatcher == nil, wide != nil || tele != nil {
+        if baseline == nil, wide != nil || tele != nil {
             throw DualcamError.invalidValue(name: wide != nil ? "--wide" : "--tele", reason: "is the pair for --baseline; give --baseline sgbm, sgbm-wls or bm")
         }
         guard (0...64).contains(bandRadius) else { throw DualcamError.invalidValue(name: "--band-radius \(bandRadius)", reason: "expected 0 to 64 pixels") }
+    }
+
+    func execute() throws {
+        try checkFlags()
         let parsedRegion = try region.map { try parseFlag("--region", $0, parseRegion) }  // before any file is read
         if let t = badThreshold, !(t.isFinite && t > 0) { throw DualcamError.invalidValue(name: "--bad-threshold \(t)", reason: "expected a positive number") }
         if let errorMap, try ImageFormat.of(URL(fileURLWithPath: errorMap)) != .png {
@@ -84,46 +85,19 @@ struct EvalCommand: ParsableCommand {
 
         // Inputs: the map, the pair for the baseline, the ground truth.
         let scored = try map.map { path in
-            try clock.measure("read") { try EvaluationMapReader.readEstimate(URL(fileURLWithPath: path), type: chosenType) }
+            try clock.measure("read") { try EvaluationMapReader.readEstimate(URL(fileURLWithPath: path), type: mapType) }
         }
-        let pair = try baselineMatcher.map { _ in
+        let pair = try baseline.map { _ in
             try clock.measure("read") {
                 (left: try ImageIO.read(URL(fileURLWithPath: wide!)), right: try ImageIO.read(URL(fileURLWithPath: tele!)))
             }
         }
         let evaluationSize = scored?.map.size ?? PixelSize(width: pair!.left.width, height: pair!.left.height)
         var (truth, truthHow) = try clock.measure("read") {
-            try EvaluationMapReader.readGroundTruth(URL(fileURLWithPath: gt), format: format, disparityScale: gtScale)
+            try EvaluationMapReader.readGroundTruth(URL(fileURLWithPath: gt), format: gtFormat, disparityScale: gtScale)
         }
-        var selected = try mask.map { path in
-            try EvaluationMasks.middleburyMask(try ImageIO.read(URL(fileURLWithPath: path)), selection: selection)
-        }
-        if let selected, selected.count != truth.values.count {
-            throw DualcamError.invalidValue(name: "--mask \(mask!)", reason: "is not the ground truth's size \(truth.size)")
-        }
-        if let path = calibration {
-            let rig = try loadCalibration(path).file.rig
-            truth.geometry = try parseFlag("--calibration", path) { _ in try DisparityGeometry(rectifiedRig: rig, size: truth.size) }
-        }
-        if truth.size != evaluationSize {
-            guard resizeGT else {
-                throw DualcamError.invalidValue(
-                    name: gt, reason: "ground truth is \(truth.size) but the map is \(evaluationSize); pass --resize-gt to resize the ground truth")
-            }
-            let original = truth.size
-            truth = try parseFlag("--resize-gt", "") { _ in try truth.resized(to: evaluationSize) }
-            selected = try selected.map { try EvaluationMasks.resized($0, from: original, to: evaluationSize) }
-        }
-        if let path = holesOf {
-            let other = try EvaluationMapReader.readEstimate(URL(fileURLWithPath: path), type: chosenType, flag: "--map-type").map
-            guard other.size == evaluationSize else {
-                throw DualcamError.invalidValue(name: "--holes-of \(path)", reason: "is \(other.size), the map is \(evaluationSize)")
-            }
-            let holes = other.values.map { !($0.isFinite && (other.kind == .disparityPixels || $0 > 0)) }
-            selected = zip(selected ?? holes, holes).map { $0 && $1 }
-        }
-        var options = EvaluationOptions(space: try space.map { try EvaluationSpace(parsing: $0) }
-            ?? (truth.kind == .disparityPixels ? .disparity : .depth))
+        let selected = try selection(truth: &truth, evaluationSize: evaluationSize)
+        var options = EvaluationOptions(space: space ?? (truth.kind == .disparityPixels ? .disparity : .depth))
         options.mask = selected
         options.bandRadius = bandRadius
         options.region = parsedRegion
@@ -134,15 +108,8 @@ struct EvalCommand: ParsableCommand {
             entries.append(.init(name: URL(fileURLWithPath: path).lastPathComponent, description: scored.description,
                                  evaluation: evaluation, milliseconds: nil))
         }
-        if let matcher = baselineMatcher, let pair {
-            let search = try numDisparities ?? defaultSearch(truth, options: options)
-            let start = Date()
-            let values = try matcher.disparity(left: pair.left, right: pair.right, numDisparities: search)
-            let milliseconds = Date().timeIntervalSince(start) * 1000
-            var result = try EvaluationMap(size: PixelSize(width: pair.left.width, height: pair.left.height), values: values, kind: .disparityPixels)
-            result = try parseFlag("--wide", wide!) { _ in try result.resized(to: evaluationSize) }
-            entries.append(.init(name: matcher.label, description: "\(search) disparities from 0, on \(URL(fileURLWithPath: wide!).lastPathComponent) / \(URL(fileURLWithPath: tele!).lastPathComponent)",
-                                 evaluation: try StereoEvaluation(estimate: result, truth: truth, options: options), milliseconds: milliseconds))
+        if let matcher = baseline, let pair {
+            entries.append(try baselineEntry(matcher, pair: pair, truth: truth, options: options, evaluationSize: evaluationSize))
         }
         if let errorMap, let first = entries.first {
             let threshold = badThreshold ?? (options.space == .disparity ? 2 : 0.05)
@@ -151,6 +118,55 @@ struct EvalCommand: ParsableCommand {
         let report = EvalReport(groundTruth: gt, groundTruthDescription: truthHow, geometry: truth.geometry, options: options,
                                 entries: entries, timingsMs: clock.milliseconds)
         if json { try printJSON(report) } else { print(report.text) }
+    }
+
+    /// The pixels scored (--mask, --holes-of; nil: all), with the ground
+    /// truth given its --calibration geometry and resized to the map (--resize-gt).
+    func selection(truth: inout EvaluationMap, evaluationSize: PixelSize) throws -> [Bool]? {
+        var selected = try mask.map { path in
+            try EvaluationMasks.middleburyMask(try ImageIO.read(URL(fileURLWithPath: path)), selection: maskKeep)
+        }
+        if let selected, selected.count != truth.values.count {
+            throw DualcamError.invalidValue(name: "--mask \(mask!)", reason: "is not the ground truth's size \(truth.size)")
+        }
+        if let path = calibration {
+            let rig = try loadCalibration(path).file.rig
+            let size = truth.size
+            truth.geometry = try parseFlag("--calibration", path) { _ in try DisparityGeometry(rectifiedRig: rig, size: size) }
+        }
+        if truth.size != evaluationSize {
+            guard resizeGT else {
+                throw DualcamError.invalidValue(
+                    name: gt, reason: "ground truth is \(truth.size) but the map is \(evaluationSize); pass --resize-gt to resize the ground truth")
+            }
+            let original = truth.size
+            let resized = try parseFlag("--resize-gt", "") { [truth] _ in try truth.resized(to: evaluationSize) }
+            truth = resized
+            selected = try selected.map { try EvaluationMasks.resized($0, from: original, to: evaluationSize) }
+        }
+        if let path = holesOf {
+            let other = try EvaluationMapReader.readEstimate(URL(fileURLWithPath: path), type: mapType, flag: "--map-type").map
+            guard other.size == evaluationSize else {
+                throw DualcamError.invalidValue(name: "--holes-of \(path)", reason: "is \(other.size), the map is \(evaluationSize)")
+            }
+            let holes = other.values.map { !($0.isFinite && (other.kind == .disparityPixels || $0 > 0)) }
+            selected = zip(selected ?? holes, holes).map { $0 && $1 }
+        }
+        return selected
+    }
+
+    /// OpenCV's matcher on the --wide/--tele pair, scored like the map.
+    func baselineEntry(_ matcher: OpenCVStereoBaseline, pair: (left: Image, right: Image), truth: EvaluationMap,
+                       options: EvaluationOptions, evaluationSize: PixelSize) throws -> EvalReport.Entry {
+        let search = try numDisparities ?? defaultSearch(truth, options: options)
+        let start = Date()
+        let values = try matcher.disparity(left: pair.left, right: pair.right, numDisparities: search)
+        let milliseconds = Date().timeIntervalSince(start) * 1000
+        var result = try EvaluationMap(size: PixelSize(width: pair.left.width, height: pair.left.height), values: values, kind: .disparityPixels)
+        result = try parseFlag("--wide", wide!) { [result] _ in try result.resized(to: evaluationSize) }
+        let names = "\(URL(fileURLWithPath: wide!).lastPathComponent) / \(URL(fileURLWithPath: tele!).lastPathComponent)"
+        return .init(name: matcher.label, description: "\(search) disparities from 0, on \(names)",
+                     evaluation: try StereoEvaluation(estimate: result, truth: truth, options: options), milliseconds: milliseconds)
     }
 
     /// The baseline's search: the ground truth's largest disparity (in the

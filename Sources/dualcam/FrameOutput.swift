@@ -5,8 +5,8 @@ import Foundation
 /// Where a command writes a series of frames: numbered PNGs in a directory
 /// (`frame_0000.png`, ...) or one video file (by extension, `VideoIO.isVideo`).
 /// Nothing appears at the destination until `finish()`: PNG frames go to a
-/// hidden staging directory next to it and are renamed into place; a video
-/// is written to a temporary file by `VideoWriter`. Dropping the output
+/// `StagedDirectory` beside it and are renamed into place; a video is
+/// written to a temporary file by `VideoWriter`. Dropping the output
 /// without finishing removes what was written.
 final class FrameOutput {
     let path: String
@@ -14,7 +14,7 @@ final class FrameOutput {
     let isVideo: Bool
     private let fps: Double
     private var video: VideoWriter?
-    private var staging: URL?
+    private var staging: StagedDirectory?
     private var names: [String] = []
 
     /// Validates the destination before any frame is made.
@@ -23,26 +23,10 @@ final class FrameOutput {
         url = URL(fileURLWithPath: path)
         isVideo = VideoIO.isVideo(url)
         self.fps = fps
-        let fm = FileManager.default
-        var isDirectory: ObjCBool = false
-        if isVideo {
-            guard fps.isFinite, fps > 0, fps <= 240 else {
-                throw DualcamError.invalidValue(name: "--fps", reason: "expected a frame rate above 0 and at most 240")
-            }
-        } else if fm.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
-            throw DualcamError.io(path: path, reason: "exists and is not a directory")
+        if isVideo, !(fps.isFinite && fps > 0 && fps <= 240) {
+            throw DualcamError.invalidValue(name: "--fps", reason: "expected a frame rate above 0 and at most 240")
         }
-        let parent = url.deletingLastPathComponent()
-        guard fm.fileExists(atPath: parent.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw DualcamError.io(path: path, reason: "parent directory \(parent.path) does not exist")
-        }
-    }
-
-    deinit {
-        if let staging {
-            try? FileManager.default.removeItem(at: staging)
-            StagingRegistry.unregister(staging)
-        }
+        try StagedDirectory.checkDestination(url, allowFile: isVideo)
     }
 
     /// Appends a frame (converted to 8-bit).
@@ -54,15 +38,9 @@ final class FrameOutput {
             names.append(path)
             return
         }
-        if staging == nil {
-            let dir = url.deletingLastPathComponent()
-                .appendingPathComponent(".\(url.lastPathComponent).staging-\(UUID().uuidString)")
-            try Self.createDirectory(dir, for: path)
-            StagingRegistry.register(dir)
-            staging = dir
-        }
+        if staging == nil { staging = try StagedDirectory(beside: url, tag: "staging") }
         let name = String(format: "frame_%04d.png", names.count)
-        try ImageIO.write(image, to: staging!.appendingPathComponent(name))
+        try ImageIO.write(image, to: staging!.url(for: name))
         names.append(name)
     }
 
@@ -73,25 +51,13 @@ final class FrameOutput {
             return [path]
         }
         guard let staging else { return [] }
-        try Self.createDirectory(url, for: path)
-        do {
-            for name in names {
-                // rename(2) replaces a file of that name; a directory in the way is an error, never removed.
-                try AtomicFile.moveIntoPlace(staging.appendingPathComponent(name), url.appendingPathComponent(name))
-            }
-        } catch {
+        do { try staging.publish(names, to: url) } catch {
             throw DualcamError.io(path: path, reason: "cannot write the frames: \(error.localizedDescription)")
         }
         return names.map { url.appendingPathComponent($0).path }
     }
 
     var frameCount: Int { names.count }
-
-    private static func createDirectory(_ url: URL, for path: String) throws {
-        do { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) } catch {
-            throw DualcamError.io(path: path, reason: "cannot create the directory: \(error.localizedDescription)")
-        }
-    }
 }
 
 /// A one-line progress indicator on stderr, shown only when stderr is a terminal.

@@ -35,10 +35,11 @@ struct FuseCommand: ParsableCommand {
     @Option(name: .customLong("max-depth"), parsing: .unconditional,
             help: "With --tele: farthest depth searched, with a unit, or inf (default: inf).") var maxDepth: String?
     @Option(name: .long, help: "Rig calibration (dualcam YAML or an importable format).") var calibration: String
-    @Option(name: .long, help: "filtered (dense, smoothed; default) or unfiltered (high-confidence pixels only, NaN elsewhere).") var mode = "filtered"
-    @Option(name: .long, help: "Samples-only completion: guided (edge-aware, default) or morphology (IP-Basic style, faster, ignores the image).") var completion = "guided"
-    @Option(name: .long, help: "Output type: depth (m) or disparity (1/m).") var type = "depth"
-    @Option(name: .long, help: "16 or 32 (float precision).") var precision = "32"
+    @Option(name: .long, help: "filtered (dense, smoothed; default) or unfiltered (high-confidence pixels only, NaN elsewhere).") var mode: FilterMode = .filtered
+    @Option(name: .long, help: "Samples-only completion: guided (edge-aware, default) or morphology (IP-Basic style, faster, ignores the image).")
+    var completion: DepthFusion.SamplesOnlyCompletion = .guided
+    @Option(name: .long, help: "Output type: depth (m) or disparity (1/m).") var type: FusedDataType = .depth
+    @Option(name: .long, help: "Float precision, in bits.") var precision: DepthPrecision = .float32
     @Option(name: .long, help: "streaming (320 wide), photo (768 wide), native or WxH; the wide aspect.") var size = "streaming"
     @Option(name: .long, help: "Confidence map output (.png 8-bit, .pfm/.npy float; low 0, medium 0.5, high 1).") var confidence: String?
     @Option(name: .long, help: "Colour preview PNG (near blue, far red, legend of the metre range).") var preview: String?
@@ -46,100 +47,109 @@ struct FuseCommand: ParsableCommand {
     @Flag(name: .long, help: "Print the fit, coverage and timings as JSON.") var json = false
 
     func run() throws {
-        try reportingErrors {
-            let timings = Timings()
-            let filtered: Bool
-            switch mode.lowercased() {
-            case "filtered": filtered = true
-            case "unfiltered": filtered = false
-            default: throw DualcamError.invalidValue(name: "--mode '\(mode)'", reason: "expected filtered or unfiltered")
-            }
-            guard let samplesOnly = DepthFusion.SamplesOnlyCompletion(rawValue: completion.lowercased()) else {
-                throw DualcamError.invalidValue(name: "--completion '\(completion)'", reason: "expected guided or morphology")
-            }
-            if samplesOnly == .morphology, disparity != nil || tele != nil {
-                throw DualcamError.invalidValue(name: "--completion morphology", reason: "is for samples only; it cannot use --disparity or --tele")
-            }
-            if tele != nil, disparity != nil {
-                throw DualcamError.invalidValue(name: "--tele", reason: "give either --tele or --disparity, not both")
-            }
-            if tele == nil, let flag = minDepth != nil ? "--min-depth" : maxDepth != nil ? "--max-depth" : nil {
-                throw DualcamError.invalidValue(name: flag, reason: "sets the depth range of the --tele stereo; it needs --tele")
-            }
-            let givenMin = try minDepth.map { try parseFlag("--min-depth", $0) { try Distance(parsing: $0) }.metres }
-            let givenMax = try maxDepth.map { try parseFlag("--max-depth", $0) { try Distance(parsing: $0) }.metres }
-            let outputType = try DepthDataType(parsing: type)
-            guard outputType != .pixels else {
-                throw DualcamError.invalidValue(name: "--type pixels", reason: "fused depth has no stereo pixel disparity; expected depth or disparity")
-            }
-            let outputPrecision = try DepthPrecision(parsing: precision)
-            let outputSize = try DepthOutputSize(parsing: size)
-            let outputURL = URL(fileURLWithPath: output)
-            _ = try DepthFileFormat.of(outputURL)
-            // Every output is checked (parent exists, not a directory, not an
-            // input) before the work, staged, and published together at the end.
-            let staged = StagedOutputs(inputs: [wide, samples, calibration] + [tele, disparity].compactMap { $0 })
-            let mapURL = try staged.stage(output, flag: "-o", sidecar: true)
-            let confidenceURL = try confidence.map { try staged.stage($0, flag: "--confidence") }
-            let previewURL = try preview.map { try staged.stage($0, flag: "--preview") }
-            let (rig, wideImage, loaded, stereo) = try timings.measure("load") { () throws -> (Rig, Image, LoadedSamples, DepthMap?) in
-                let rig = try loadCalibration(calibration).file.rig
-                let wideImage = try readPipelineImage(wide, flag: "--wide")
-                let wideSize = PixelSize(width: wideImage.width, height: wideImage.height)
-                let loaded = try SampleSources.load(URL(fileURLWithPath: samples), wideSize: wideSize, rig: rig)
-                let stereo = try disparity.map { try Self.readStereo($0) }
-                return (rig, wideImage, loaded, stereo)
-            }
-            let wideSize = PixelSize(width: wideImage.width, height: wideImage.height)
-            let wideIntrinsics: Intrinsics
-            do {
-                wideIntrinsics = try rig.camera(.wide).model.intrinsics.scaled(to: wideSize)
-            } catch {
-                throw DualcamError.invalidValue(name: "--wide \(wide)", reason: "is \(wideSize), which the calibration's wide camera cannot be scaled to: \(oneLine(error))")
-            }
-            let resolved = try outputSize.resolved(for: wideSize)
-            for warning in loaded.warnings {
-                FileHandle.standardError.write(Data("dualcam: warning: \(samples): \(warning)\n".utf8))
-            }
-            var stereoMap = stereo
-            var stereoConfidence: [Float]?
-            var depthRange: StereoDepthRange?
-            if let tele {
-                let range = Self.depthRange(samples: loaded.samples, minDepth: givenMin, maxDepth: givenMax)
-                depthRange = range
-                let teleImage = try readPipelineImage(tele, flag: "--tele")
-                let computed = try timings.measure("stereo") {
-                    try TeleStereo.compute(rig: rig, wide: wideImage, tele: teleImage, wideIntrinsics: wideIntrinsics,
-                                           outputSize: resolved, depthRange: range)
-                }
-                stereoMap = computed.map
-                stereoConfidence = computed.confidence
-            }
-            let outcome = try timings.measure("fuse") {
-                try FusionPipeline.run(FusionRequest(wide: wideImage, wideIntrinsics: wideIntrinsics, samples: loaded.samples,
-                                                     stereo: stereoMap, stereoConfidence: stereoConfidence,
-                                                     outputSize: resolved)) { focal in
-                    var options = DepthFusion.Options(focalPixels: focal)
-                    options.samplesOnlyCompletion = samplesOnly
-                    return options
-                }
-            }
-            let map = try outcome.depthMap(filtered: filtered).converted(to: outputType)
-            let confidenceMap = try outcome.confidenceMap
-            try timings.measure("write") {
-                try DepthMapWriter.writeWithMetadata(map, to: mapURL, precision: outputPrecision)
-                if let confidenceURL { try confidenceMap.write(to: confidenceURL) }
-                if let previewURL { _ = try DepthPreview.write(map, to: previewURL) }
-                try staged.publish()
-            }
-            let report = FuseReport(outcome: outcome, map: map, loaded: loaded, depthRange: depthRange, timings: timings.milliseconds,
-                                    output: output, mode: filtered ? "filtered" : "unfiltered")
-            if json {
-                try printJSON(report)
-            } else {
-                print(report.summary)
+        try reportingErrors { try execute() }
+    }
+
+    /// The flags that go together, checked before any file is read.
+    func checkCombinations() throws {
+        if completion == .morphology, disparity != nil || tele != nil {
+            throw DualcamError.invalidValue(name: "--completion morphology", reason: "is for samples only; it cannot use --disparity or --tele")
+        }
+        if tele != nil, disparity != nil {
+            throw DualcamError.invalidValue(name: "--tele", reason: "give either --tele or --disparity, not both")
+        }
+        if tele == nil, let flag = minDepth != nil ? "--min-depth" : maxDepth != nil ? "--max-depth" : nil {
+            throw DualcamError.invalidValue(name: flag, reason: "sets the depth range of the --tele stereo; it needs --tele")
+        }
+    }
+
+    /// What `fuse` reads: the rig, the wide image, the samples and a --disparity map.
+    struct Inputs {
+        var rig: Rig
+        var wide: Image
+        var samples: LoadedSamples
+        var stereo: DepthMap?
+        var wideSize: PixelSize { PixelSize(width: wide.width, height: wide.height) }
+    }
+
+    func execute() throws {
+        let timings = Timings()
+        try checkCombinations()
+        let givenMin = try minDepth.map { try parseFlag("--min-depth", $0) { try Distance(parsing: $0) }.metres }
+        let givenMax = try maxDepth.map { try parseFlag("--max-depth", $0) { try Distance(parsing: $0) }.metres }
+        let outputSize = try DepthOutputSize(parsing: size)
+        _ = try DepthFileFormat.of(URL(fileURLWithPath: output))
+        // Every output is checked (parent exists, not a directory, not an
+        // input) before the work, staged, and published together at the end.
+        let staged = StagedOutputs(inputs: [wide, samples, calibration] + [tele, disparity].compactMap { $0 })
+        let mapURL = try staged.stage(output, flag: "-o", sidecar: true)
+        let confidenceURL = try confidence.map { try staged.stage($0, flag: "--confidence") }
+        let previewURL = try preview.map { try staged.stage($0, flag: "--preview") }
+        let inputs = try timings.measure("load") { try load() }
+        let wideIntrinsics = try self.wideIntrinsics(inputs)
+        let resolved = try outputSize.resolved(for: inputs.wideSize)
+        for warning in inputs.samples.warnings {
+            FileHandle.standardError.write(Data("dualcam: warning: \(samples): \(warning)\n".utf8))
+        }
+        let stereo = try teleStereo(inputs, wideIntrinsics: wideIntrinsics, outputSize: resolved, minDepth: givenMin,
+                                    maxDepth: givenMax, timings: timings)
+        let outcome = try timings.measure("fuse") {
+            try FusionPipeline.run(FusionRequest(wide: inputs.wide, wideIntrinsics: wideIntrinsics, samples: inputs.samples.samples,
+                                                 stereo: stereo?.map ?? inputs.stereo, stereoConfidence: stereo?.confidence,
+                                                 outputSize: resolved)) { focal in
+                var options = DepthFusion.Options(focalPixels: focal)
+                options.samplesOnlyCompletion = completion
+                return options
             }
         }
+        let map = try outcome.depthMap(filtered: mode.isFiltered).converted(to: type.dataType)
+        let confidenceMap = try outcome.confidenceMap
+        try timings.measure("write") {
+            try DepthMapWriter.writeWithMetadata(map, to: mapURL, precision: precision)
+            if let confidenceURL { try confidenceMap.write(to: confidenceURL) }
+            if let previewURL { _ = try DepthPreview.write(map, to: previewURL) }
+            try staged.publish()
+        }
+        let report = FuseReport(outcome: outcome, map: map, loaded: inputs.samples, depthRange: stereo?.range,
+                                timings: timings.milliseconds, output: output, mode: mode.rawValue)
+        if json {
+            try printJSON(report)
+        } else {
+            print(report.summary)
+        }
+    }
+
+    func load() throws -> Inputs {
+        let rig = try loadCalibration(calibration).file.rig
+        let wideImage = try readPipelineImage(wide, flag: "--wide")
+        let wideSize = PixelSize(width: wideImage.width, height: wideImage.height)
+        let loaded = try SampleSources.load(URL(fileURLWithPath: samples), wideSize: wideSize, rig: rig)
+        let stereo = try disparity.map { try Self.readStereo($0) }
+        return Inputs(rig: rig, wide: wideImage, samples: loaded, stereo: stereo)
+    }
+
+    /// The calibration's wide intrinsics at the wide image's size.
+    func wideIntrinsics(_ inputs: Inputs) throws -> Intrinsics {
+        do {
+            return try inputs.rig.camera(.wide).model.intrinsics.scaled(to: inputs.wideSize)
+        } catch {
+            throw DualcamError.invalidValue(
+                name: "--wide \(wide)", reason: "is \(inputs.wideSize), which the calibration's wide camera cannot be scaled to: \(oneLine(error))")
+        }
+    }
+
+    /// With --tele: the stereo computed from the pair over the depth range
+    /// the samples span (or --min-depth/--max-depth); nil without --tele.
+    func teleStereo(_ inputs: Inputs, wideIntrinsics: Intrinsics, outputSize: PixelSize, minDepth: Double?, maxDepth: Double?,
+                    timings: Timings) throws -> (map: DepthMap, confidence: [Float], range: StereoDepthRange)? {
+        guard let tele else { return nil }
+        let range = Self.depthRange(samples: inputs.samples.samples, minDepth: minDepth, maxDepth: maxDepth)
+        let teleImage = try readPipelineImage(tele, flag: "--tele")
+        let computed = try timings.measure("stereo") {
+            try TeleStereo.compute(rig: inputs.rig, wide: inputs.wide, tele: teleImage, wideIntrinsics: wideIntrinsics,
+                                   outputSize: outputSize, depthRange: range)
+        }
+        return (computed.map, computed.confidence, range)
     }
 
     /// The `--tele` stereo's depth range: the given bounds, the rest from the samples.

@@ -25,8 +25,8 @@ struct SynthCommand: ParsableCommand {
             """
     )
 
-    @Option(name: .long, help: "Scene: plane, steps, room, board or office.")
-    var scene: String = "room"
+    @Option(name: .long, help: "Scene to render.")
+    var scene: ListedName<SceneNames> = ListedName("room")
 
     @Option(name: .long, parsing: .unconditional, help: "Distance of the plane scene along the wide axis (e.g. 1.2m).")
     var distance: String?
@@ -93,7 +93,7 @@ struct SynthCommand: ParsableCommand {
             } else {
                 let seconds = Date().timeIntervalSince(started)
                 let conditions = manifest.conditions.map { ", conditions \($0.preset)" } ?? ""
-                print("synth: scene \(scene), \(spec.size)\(conditions), \(dataset.pairs.count) pair(s), "
+                print("synth: scene \(scene.name), \(spec.size)\(conditions), \(dataset.pairs.count) pair(s), "
                       + "\(manifest.lidar.samples) LiDAR samples, \(String(format: "%.2f", seconds)) s -> \(out)")
             }
         }
@@ -112,14 +112,10 @@ struct SynthCommand: ParsableCommand {
             throw DualcamError.io(path: out, reason: "parent directory \(parent.path) does not exist")
         }
         _ = try parseFlag("--size", size) { _ in try Synthesizer.scaledRig(calibration.rig, to: pixelSize) }
-        var spec = SynthSpec(sceneName: scene, calibration: calibration, size: pixelSize)
-        guard SceneLibrary.names.contains(scene) else {
-            throw DualcamError.invalidValue(name: "--scene '\(scene)'",
-                                            reason: "unknown scene; expected one of \(SceneLibrary.names.joined(separator: ", "))")
-        }
+        var spec = SynthSpec(sceneName: scene.name, calibration: calibration, size: pixelSize)
         if let distance {
-            guard scene == "plane" else {
-                throw DualcamError.invalidValue(name: "--distance", reason: "places the plane scene only (got --scene \(scene))")
+            guard scene.name == "plane" else {
+                throw DualcamError.invalidValue(name: "--distance", reason: "places the plane scene only (got --scene \(scene.name))")
             }
             let d = try parseFlag("--distance", distance) { try Distance(parsing: $0) }
             guard !d.isInfinite else {
@@ -166,7 +162,7 @@ struct SynthCommand: ParsableCommand {
             throw DualcamError.invalidValue(name: "--views", reason: "expected 1 to 500 views")
         }
         spec.boardViews = views
-        if scene == "board" {
+        if scene.name == "board" {
             try InputLimits.checkCount(views * pixelSize.width * pixelSize.height, limit: InputLimits.maxRenderedPixels,
                                        limitName: "maxRenderedPixels", what: "rendered pixels (--views x --size)", name: "--views \(views) --size \(size)")
         }

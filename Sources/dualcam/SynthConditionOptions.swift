@@ -9,7 +9,7 @@ import DualcamSynthetic
 /// camera (`1.08,1,0.9`, `tele:1.08,1,0.9`, `wide:1,1,1,tele:1.08,1,0.9`).
 struct SynthConditionOptions: ParsableArguments {
     @Option(name: .long, help: "Camera conditions preset: clean (the renderer's images, default) or real (a phone wide/tele pair).")
-    var conditions: String = "clean"
+    var conditions: ListedName<ConditionPresetNames> = ListedName("clean")
 
     @Option(name: .long, help: "Relative exposure before noise, [wide:|tele:]X (e.g. tele:0.8).")
     var exposure: String?
@@ -41,10 +41,7 @@ struct SynthConditionOptions: ParsableArguments {
 
     /// The conditions the flags ask for; one-line errors naming the flag.
     func captureConditions() throws -> CaptureConditions {
-        guard var result = CaptureConditions.preset(named: conditions) else {
-            let names = CaptureConditions.presets.map(\.name).joined(separator: " or ")
-            throw DualcamError.invalidValue(name: "--conditions '\(conditions)'", reason: "expected \(names)")
-        }
+        var result = CaptureConditions.preset(named: conditions.name)!  // the parser accepts listed names only
         try apply("--exposure", exposure, .exposure, to: &result) { $0.exposure = $1[0] }
         try apply("--white-balance", whiteBalance, .whiteBalance, arity: 3, to: &result) {
             $0.whiteBalance = ChannelGains($1[0], $1[1], $1[2])

@@ -132,7 +132,7 @@ final class DepthCommandTests: XCTestCase {
         let dir = try Self.fixtures()
         let pair = ["--wide", "fx/wide.png", "--tele", "fx/tele.png", "--calibration", "fx/calibration.yaml"]
         try E2E.assertFailsCleanly(["depth", "--type", "height", "-o", "bad1.pfm"] + pair, in: dir,
-                                   mentions: ["--type", "depth, disparity or pixels"], absent: ["bad1.pfm"])
+                                   mentions: ["--type", "'depth', 'disparity' or 'pixels'"], absent: ["bad1.pfm"])
         try E2E.assertFailsCleanly(["depth", "--size", "huge", "-o", "bad2.pfm"] + pair, in: dir,
                                    mentions: ["--size"], absent: ["bad2.pfm"])
         try E2E.assertFailsCleanly(["depth", "--size", "300x300", "-o", "bad3.pfm"] + pair, in: dir,
@@ -143,7 +143,7 @@ final class DepthCommandTests: XCTestCase {
         try E2E.assertFailsCleanly(["depth", "--calibration", "apart.yaml", "--wide", "fx/wide.png", "--tele", "fx/tele.png",
                                     "-o", "bad5.pfm"], in: dir, mentions: ["overlap"], absent: ["bad5.pfm"])
         try E2E.assertFailsCleanly(["depth", "--mode", "smooth", "-o", "bad6.pfm"] + pair, in: dir,
-                                   mentions: ["--mode", "filtered or unfiltered"], absent: ["bad6.pfm"])
+                                   mentions: ["--mode", "'filtered' and 'unfiltered'"], absent: ["bad6.pfm"])
         try E2E.assertFailsCleanly(["depth", "--min-depth", "2m", "--max-depth", "1m", "-o", "bad7.pfm"] + pair, in: dir,
                                    mentions: ["--max-depth"], absent: ["bad7.pfm"])
     }

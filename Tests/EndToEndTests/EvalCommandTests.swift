@@ -147,19 +147,22 @@ final class EvalCommandTests: XCTestCase {
             (["map.pfm", "--map-type", "pixels", "--gt", "zero.png"], "no valid pixel"),
             (["map.pfm", "--map-type", "pixels", "--gt", "gt.txt"], "gt.txt"),
             (["map.pfm", "--map-type", "pixels", "--gt", "k.png"], "--gt-format"),
-            (["map.pfm", "--map-type", "pixels", "--gt", "gt.png", "--gt-format", "meters"], "--gt-format"),
             (["map.pfm", "--map-type", "pixels", "--gt", "gt.png", "--region", "0,0,9,4"], "region"),
             (["map.pfm", "--map-type", "pixels", "--gt", "gt.png", "--region", "4,0,2,4"], "--region"),
             (["map.pfm", "--map-type", "pixels", "--gt", "gt.png", "--baseline", "sgbm"], "--wide"),
-            (["map.pfm", "--map-type", "pixels", "--gt", "gt.png", "--baseline", "census"], "--baseline"),
             (["map.pfm", "--map-type", "pixels", "--gt", "gt.png", "--mask", "small.pfm"], "mask"),
             (["--gt", "gt.png"], "--baseline"),
             (["missing.pfm", "--map-type", "pixels", "--gt", "gt.png"], "missing.pfm"),
         ]
-        for (arguments, mention) in cases {
+        // A value outside an option's set is a malformed command line (status 64).
+        let usage: [([String], String)] = [
+            (["map.pfm", "--map-type", "pixels", "--gt", "gt.png", "--gt-format", "meters"], "--gt-format"),
+            (["map.pfm", "--map-type", "pixels", "--gt", "gt.png", "--baseline", "census"], "--baseline"),
+        ]
+        for (arguments, mention, status) in cases.map({ ($0, $1, Int32(1)) }) + usage.map({ ($0, $1, Int32(64)) }) {
             let result = try E2E.run(["eval"] + arguments + ["--error-map", "err.png"], in: dir)
             let what = arguments.joined(separator: " ")
-            XCTAssertEqual(result.status, 1, what)
+            XCTAssertEqual(result.status, status, what)
             XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, "\(what): \(result.stderr)")
             XCTAssertTrue(result.stderr.contains(mention), "\(what): \(result.stderr)")
             XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path("err.png").path), what)

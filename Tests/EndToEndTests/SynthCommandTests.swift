@@ -156,7 +156,7 @@ final class SynthCommandTests: XCTestCase {
         let noTele = try E2E.nominalYAML().replacingOccurrences(of: "tele", with: "ultra")
         try noTele.write(to: dir.path("no-tele.yaml"), atomically: true, encoding: .utf8)
         let cases: [(args: [String], mentions: [String])] = [
-            (["--scene", "moon"], ["--scene 'moon'", "plane, steps, room, board"]),
+            (["--scene", "moon"], ["'moon'", "--scene", "'plane', 'steps', 'room', 'board'"]),
             (["--size", "0x0"], ["--size '0x0'", "WIDTHxHEIGHT"]),
             (["--size", "100x100"], ["--size '100x100'", "aspect ratio"]),
             (["--size", "99999x99999"], ["--size '99999x99999'", "InputLimits.maxImageSidePixels"]),
@@ -234,7 +234,7 @@ extension SynthCommandTests {
         XCTAssertNil(try Self.manifest(dir.path("clean"))["conditions"], "clean manifests have no conditions")
 
         let bad: [(args: [String], mentions: [String])] = [
-            (["--conditions", "phone"], ["--conditions 'phone'", "clean or real"]),
+            (["--conditions", "phone"], ["'phone'", "--conditions", "'clean' and 'real'"]),
             (["--gamma", "tele:0"], ["--gamma 'tele:0'", "gamma from 0.2 to 5"]),
             (["--blur", "wide:1,wide:2"], ["--blur 'wide:1,wide:2'", "wide:V,tele:V"]),
             (["--white-balance", "tele:1,1"], ["--white-balance 'tele:1,1'", "R,G,B"]),
