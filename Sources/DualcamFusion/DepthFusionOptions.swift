@@ -37,10 +37,9 @@ extension DepthFusion {
         /// samples-only fill has no value: no sample reaches there (beyond
         /// the sensor's range, or walled in by edges), so nothing contradicts
         /// the stereo. With 0 it was dropped there and the surface took the
-        /// nearest samples' depth: the room's 6 m wall with samples limited
-        /// to 5 m came out 1.5 m short (abs rel 25 % beyond 5.1 m against
-        /// 1.9 % now). 0.25 rather than 1: the same figures, `--tele` abs rel
-        /// 1.18 % against 1.21 %.
+        /// nearest samples' depth (a wall beyond the samples' range came out
+        /// far too near). A quarter rather than all of it measured slightly
+        /// better with `--tele` (figures in docs/fusion.md).
         public var unreachedStereoAgreement = 0.25
         /// The half-resolution fill of holes that neither stereo nor samples
         /// reach (`FusionCompletion.fillWideHoles`), with stereo only: surfaces
@@ -54,8 +53,8 @@ extension DepthFusion {
         public var depthGuideGain = 1.0
         /// Occlusion bands at least this many sample spacings wide take the
         /// nearest sample in the depth guide (`StereoCompletion.guideInOcclusionBands`);
-        /// nil turns it off. (Half a spacing against one: Aloe 2 % native
-        /// 1.36 against 1.38 %, room 1.49 % both, measured without the step condition.)
+        /// nil turns it off. Half a spacing measured as well as or slightly
+        /// better than one (docs/fusion.md, "Figures behind the defaults").
         public var occlusionBandMinimumSpacings: Double? = 0.5
         public var highRadius = 1.5
         public var mediumRadius = 4.0

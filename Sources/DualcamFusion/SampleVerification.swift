@@ -45,11 +45,20 @@ public struct SampleVerifier: Equatable, Sendable {
     /// the samples the neighbour test did not verify).
     public func verifyWithResiduals(_ samples: [MetricSample], size: PixelSize, excluded: [Bool]? = nil)
         -> (verdicts: [SampleVerdict], residualMetres: [Double]) {
-        let n = samples.count
         // Coordinates and inverse depths as flat arrays, read through unsafe
         // buffers in the neighbour loops below (per neighbour, array accesses
         // cost bounds checks and reference counting: most of the verifier's time).
         let xs = samples.map(\.x), ys = samples.map(\.y), inverse = samples.map { 1 / $0.depthMetres }
+        let verdicts = neighbourTest(samples, xs: xs, ys: ys, inverse: inverse, size: size, excluded: excluded)
+        return planeTest(samples, xs: xs, ys: ys, inverse: inverse, verdicts: verdicts, size: size)
+    }
+
+    /// The neighbour test: verified with at least `verifiedSupport`
+    /// supporters, an outlier with neighbours but no supporter (or
+    /// `excluded`), unverified otherwise.
+    func neighbourTest(_ samples: [MetricSample], xs: [Double], ys: [Double], inverse: [Double], size: PixelSize,
+                       excluded: [Bool]?) -> [SampleVerdict] {
+        let n = samples.count
         let cell = max(1, Int(radius.rounded(.up)))
         let columns = size.width / cell + 1, rows = size.height / cell + 1
         let buckets = SampleGrid(samples, cell: cell, columns: columns, rows: rows) { !(excluded?[$0] ?? false) }
@@ -96,7 +105,15 @@ public struct SampleVerifier: Equatable, Sendable {
         }
         }
         }
-        // Plane check of the verified samples against the non-outliers around them.
+        return verdicts
+    }
+
+    /// The plane test of the verified samples against the non-outliers
+    /// around them: a verified sample off its neighbours' plane becomes
+    /// unverified. Also the residuals in metres (NaN where no plane was checked).
+    func planeTest(_ samples: [MetricSample], xs: [Double], ys: [Double], inverse: [Double], verdicts: [SampleVerdict],
+                   size: PixelSize) -> (verdicts: [SampleVerdict], residualMetres: [Double]) {
+        let n = samples.count
         let planeCell = max(1, Int(planeRadius.rounded(.up)))
         let pc = size.width / planeCell + 1, pr = size.height / planeCell + 1
         let planeBuckets = SampleGrid(samples, cell: planeCell, columns: pc, rows: pr) { verdicts[$0] != .outlier }
@@ -269,9 +286,9 @@ extension SampleVerifier {
     /// sparser samples (`adapted`).
     public static let expectedNeighbours = 4.0
     /// The adapted neighbour radius is at most this many times `radius`:
-    /// farther apart, the slope allowance lets almost anything agree (a
-    /// 24x24 grid on Aloe's 320x277 grid, 13 px apart: verifying from 14 px
-    /// took the fused AbsRel from 3.79 to 3.95 %, 12 px to 3.99 %).
+    /// farther apart, the slope allowance lets almost anything agree, and a
+    /// grid of samples about one radius apart loses accuracy with either a
+    /// larger or a smaller bound (docs/fusion.md, "Figures behind the defaults").
     public static let maximumRadiusGrowth = 2.5
 
     /// The test for `samplesPerPixel` samples per output pixel: the neighbour
@@ -279,8 +296,8 @@ extension SampleVerifier {
     /// `expectedNeighbours` samples on average, sqrt(k / (pi rho)); the plane
     /// radius grows by the same factor. (The radii were set for the 320x240
     /// grid fed from 640x480 samples, 8 % per pixel; at a native 1280x960 grid
-    /// 2 % per pixel left most samples without the two neighbours needed:
-    /// Aloe 1282x1110 verified 1524 of 27631.)
+    /// the set radii left most samples without the two neighbours needed;
+    /// docs/fusion.md.)
     public func adapted(samplesPerPixel rho: Double) -> SampleVerifier {
         guard rho > 0, rho.isFinite else { return self }
         let needed = min(Self.maximumRadiusGrowth * radius, (Self.expectedNeighbours / (Double.pi * rho)).squareRoot())

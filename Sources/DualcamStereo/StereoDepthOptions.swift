@@ -29,8 +29,8 @@ public struct StereoDepthOptions: Sendable, Equatable {
     /// to the narrower camera (the streaming sizes, where every output pixel is
     /// matched: SGBM, two thirds of the time there, costs about half, and each
     /// refinement window covers more of the scene, so the median error drops
-    /// (0.055 -> 0.047 output px on `bench depth`) while depth edges soften by a
-    /// third of an output pixel). Aligned to the wider camera only the overlap
+    /// (docs/depth.md) while depth edges soften by a third of an output
+    /// pixel). Aligned to the wider camera only the overlap
     /// is matched, in a rectified window already small, so it keeps 2.
     public var matchDensity: Double?
 
@@ -62,12 +62,10 @@ public struct StereoDepthOptions: Sendable, Equatable {
     /// rectified pixels of the smoothed surface count as noise around it and
     /// take the smoothed value; farther ones are kept in proportion to their
     /// confidence (see `StereoDepthEstimator.fill`). About 0.3 px (3x the
-    /// refinement's noise) suits the nominal rig: on `bench depth-photo` the
-    /// median error drops 0.027 -> 0.016 output px, the mean abs rel error
-    /// 2.0 -> 1.7 % and the pixels off by more than 5 % 4.2 -> 2.7 % (SGBM +
-    /// WLS: 2.6 %), but the edge band keeps its error, so the band over
-    /// interior ratio of the acceptance rises (room 2.5x -> 4x); off by
-    /// default for that reason.
+    /// refinement's noise) suits the nominal rig: it lowers the interior's
+    /// error, but the edge band keeps its error, so the band over interior
+    /// ratio of the acceptance rises; off by default for that reason
+    /// (figures in docs/depth.md).
     public var fillResidualPixels: Double?
     /// Filtered mode keeps measurements: a measured value m of confidence c
     /// moves by at most this / c rectified pixels (about 2 sigma of the
