@@ -42,7 +42,7 @@ struct FusionCompletion {
             hi = max(hi, v)
         }
         guard lo.isFinite, hi > lo else { return self }
-        let a = log(lo), scale = 255 / (log(hi) - a) * depthGain
+        let a = log(lo), scale = Self.guideLevels / (log(hi) - a) * depthGain
         var bytes = [UInt8](repeating: 0, count: inverse.count * 3)
         // One log per pixel: on two threads.
         bytes.withUnsafeMutableBufferPointer { bytes in
@@ -50,9 +50,9 @@ struct FusionCompletion {
                 Concurrently.inHalves(inverse.count) { range in
                     for p in range {
                         let r = Float(rgb[3 * p]), g = Float(rgb[3 * p + 1]), b = Float(rgb[3 * p + 2])
-                        let luma = UInt8(min(255, max(0, 0.299 * r + 0.587 * g + 0.114 * b)))
+                        let luma = UInt8(min(Self.guideLevels, max(0, Self.lumaWeights.r * r + Self.lumaWeights.g * g + Self.lumaWeights.b * b)))
                         let v = inverse[p]
-                        let c = v.isFinite && v > 0 ? UInt8(min(255, max(0, (log(v) - a) * scale))) : 0
+                        let c = v.isFinite && v > 0 ? UInt8(min(Self.guideLevels, max(0, (log(v) - a) * scale))) : 0
                         bytes[3 * p] = luma
                         bytes[3 * p + 1] = c
                         bytes[3 * p + 2] = c
@@ -142,9 +142,9 @@ struct FusionCompletion {
     /// with lambda / 4 for the same reach in full-size pixels; NaN where the
     /// normalizer is at most `minimumWeight`.
     func halfResolutionFill(_ values: [Float], _ weights: [Float], _ p: CVEdgeAware.SmootherParameters,
-                            minimumWeight: Double = 1e-3) throws -> (values: [Float], weight: [Float]) {
+                            minimumWeight: Double = minimumFillWeight) throws -> (values: [Float], weight: [Float]) {
         var q = p
-        q.lambda = p.lambda / 4
+        q.lambda = p.lambda / Self.halfResolutionLambdaDivisor
         let result = try prepared.halfResolutionGuide(guide, sigmaColor: q.sigmaColor).fill(
             values: try FloatMaps.mat(values, halfSize), weights: try FloatMaps.mat(weights, halfSize), parameters: q,
             minimumWeight: minimumWeight)
@@ -166,9 +166,10 @@ struct FusionCompletion {
             guard w > 0 else { continue }
             weight[p] = w
             if ws > 0 && wd > 0 {
-                value[p] = exp((ws * log(max(sampleValue[p], 1e-6)) + wd * log(max(stereo[p], 1e-6))) / w)
+                value[p] = exp((ws * log(max(sampleValue[p], FusionConstants.logDomainFloor))
+                    + wd * log(max(stereo[p], FusionConstants.logDomainFloor))) / w)
             } else {
-                value[p] = max(ws > 0 ? sampleValue[p] : stereo[p], 1e-6)
+                value[p] = max(ws > 0 ? sampleValue[p] : stereo[p], FusionConstants.logDomainFloor)
             }
         }
         return try smooth(value, weight, smoother, logDomain: true)
@@ -177,7 +178,7 @@ struct FusionCompletion {
     /// The fill of the samples alone (log inverse depth).
     func fillSamples(sampleValue: [Float], sampleWeight: [Float],
                      smoother: CVEdgeAware.SmootherParameters) throws -> [Float] {
-        try smooth(sampleValue.map { max($0, 1e-6) }, sampleWeight, smoother, logDomain: true)
+        try smooth(sampleValue.map { max($0, FusionConstants.logDomainFloor) }, sampleWeight, smoother, logDomain: true)
     }
 
     /// Holes more than `wideHoleDistance` px from any value (where neither
@@ -253,7 +254,7 @@ struct FusionCompletion {
             }
         }
         let filled = FloatMaps.floats(try CVEdgeAware.morphologicalFill(
-            sparseDepth: try FloatMaps.mat(crop, PixelSize(width: cw, height: ch)), maxDepth: Double(max(maxDepth, 1))))
+            sparseDepth: try FloatMaps.mat(crop, PixelSize(width: cw, height: ch)), maxDepth: Double(max(maxDepth, Self.holeMorphologyMinimumMaxDepth))))
         var out = inverse
         for y in 0..<ch {
             for x in 0..<cw {
@@ -266,6 +267,19 @@ struct FusionCompletion {
 
     /// Pixels around the holes' bounding box that the last-resort morphology sees.
     static let holeMargin = 48
+    /// The last-resort morphology's depth scale (IP-Basic's max depth, from
+    /// which it inverts depths so that near wins) is at least this, metres.
+    static let holeMorphologyMinimumMaxDepth: Float = 1
+    /// The samples-only morphology's depth scale when no sample is finite
+    /// (there is then nothing to spread; any positive scale will do).
+    static let emptyMorphologyMaxDepth: Float = 10
+    /// The 8-bit guide's levels: the depth channel spans them all.
+    static let guideLevels: Float = 255
+    /// Rec. 601 luma (OpenCV's RGB to grey) for the depth guide's luma channel.
+    static let lumaWeights: (r: Float, g: Float, b: Float) = (0.299, 0.587, 0.114)
+    /// The smoother's lambda weighs squared neighbour distances: on the
+    /// half-size grid a quarter of it reaches as far in full-size pixels.
+    static let halfResolutionLambdaDivisor = 4.0
 
     /// The smoothers blend near and far surfaces at depth discontinuities
     /// into "flying pixels" that belong to neither, and the fills put whole
@@ -288,7 +302,7 @@ struct FusionCompletion {
     /// guidance), in inverse depth (NaN where it leaves a pixel empty).
     static func morphological(_ samples: Raster, size: PixelSize) throws -> [Float] {
         let sparse = samples.weight.indices.map { samples.weight[$0] > 0 ? 1 / samples.value[$0] : Float.nan }
-        let maxDepth = Double(sparse.lazy.filter(\.isFinite).max() ?? 10)
+        let maxDepth = Double(sparse.lazy.filter(\.isFinite).max() ?? Self.emptyMorphologyMaxDepth)
         return FloatMaps.floats(try CVEdgeAware.morphologicalFill(sparseDepth: try FloatMaps.mat(sparse, size), maxDepth: maxDepth))
             .map { $0.isFinite && $0 > 0 ? 1 / $0 : .nan }
     }

@@ -95,7 +95,7 @@ public struct SampleVerifier: Equatable, Sendable {
             }
             if support >= verifiedSupport {
                 verdicts[i] = .verified
-            } else if neighbours >= 2 && support == 0 {
+            } else if neighbours >= Self.outlierNeighbours && support == 0 {
                 verdicts[i] = .outlier
             }
         }
@@ -151,7 +151,7 @@ public struct SampleVerifier: Equatable, Sendable {
                 }
             }
             let v = inverse[i]
-            let tolerance = max(3 * noiseMetres * v * v, planeTolerance * v)
+            let tolerance = max(Self.planeNoiseSigmas * noiseMetres * v * v, planeTolerance * v)
             guard let predicted = Self.planeValue(UnsafeBufferPointer(rebasing: points[0..<count]), scratch: &scratch) else {
                 checked[i] = .unverified
                 continue
@@ -168,6 +168,21 @@ public struct SampleVerifier: Equatable, Sendable {
         }
         return (checked, residualMetres)
     }
+
+    /// A sample with at least this many neighbours and no supporter is an
+    /// outlier: one disagreeing neighbour may itself be the outlier.
+    static let outlierNeighbours = 2
+    /// The plane test's tolerance allows this many sample noise sigmas.
+    static let planeNoiseSigmas = 3.0
+    /// A plane is fitted to at least this many points: one more than it
+    /// has parameters, so that a point off the plane shows.
+    static let minimumPlanePoints = 4
+    /// The plane's normal equations are singular (points on a line) below
+    /// this determinant relative to n sxx syy.
+    static let planeConditioning = 1e-9
+    /// Up to this many residuals are sorted by insertion: a few dozen
+    /// values, where the standard library's sort costs more than the fits.
+    static let insertionSortLimit = 48
 
     /// The value at (0, 0) of the least-squares plane a + b x + c y through
     /// `points` (x, y, value), refitted once without the worst quarter; nil
@@ -194,7 +209,7 @@ public struct SampleVerifier: Equatable, Sendable {
     }
 
     static func planeValue(_ points: UnsafeBufferPointer<(Double, Double, Double)>, scratch: inout PlaneScratch) -> Double? {
-        guard points.count >= 4 else { return nil }
+        guard points.count >= minimumPlanePoints else { return nil }
         let residuals = scratch.residuals
         // Normal equations [n sx sy; sx sxx sxy; sy sxy syy] [a b c] = [sv sxv syv]
         // over the points with residual <= cut, solved by Cramer's rule.
@@ -206,13 +221,13 @@ public struct SampleVerifier: Equatable, Sendable {
                 sxx += x * x; sxy += x * y; syy += y * y; sx += x; sy += y; n += 1
                 sv += v; sxv += x * v; syv += y * v
             }
-            guard n >= 4 || cut == nil else { return nil }
+            guard n >= Double(minimumPlanePoints) || cut == nil else { return nil }
             func det(_ a: Double, _ b: Double, _ c: Double, _ d: Double, _ e: Double, _ f: Double,
                      _ g: Double, _ h: Double, _ i: Double) -> Double {
                 a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
             }
             let d = det(n, sx, sy, sx, sxx, sxy, sy, sxy, syy)
-            guard abs(d) > 1e-9 * max(1, n * sxx * syy) else { return nil }
+            guard abs(d) > planeConditioning * max(1, n * sxx * syy) else { return nil }
             let a = det(sv, sx, sy, sxv, sxx, sxy, syv, sxy, syy) / d
             let b = det(n, sv, sy, sx, sxv, sxy, sy, syv, syy) / d
             let c = det(n, sx, sv, sx, sxx, sxv, sy, sxy, syv) / d
@@ -226,9 +241,8 @@ public struct SampleVerifier: Equatable, Sendable {
         }
         var sorted = UnsafeMutableBufferPointer(rebasing: scratch.sorted[0..<points.count])
         _ = sorted.initialize(from: UnsafeBufferPointer(rebasing: residuals[0..<points.count]))
-        // Insertion sort: a few dozen finite values at most, where the
-        // standard library's sort costs more than the plane fits.
-        if points.count <= 48 {
+        // Insertion sort for short lists (`insertionSortLimit`).
+        if points.count <= insertionSortLimit {
             for k in 1..<points.count {
                 let r = sorted[k]
                 var m = k

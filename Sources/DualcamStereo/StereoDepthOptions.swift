@@ -37,8 +37,32 @@ public struct StereoDepthOptions: Sendable, Equatable {
     /// The automatic `matchDensity` for an output `width` pixels wide aligned
     /// to the narrower camera or not.
     public static func automaticMatchDensity(outputWidth width: Int, referenceIsNarrower: Bool) -> Double {
-        width <= 320 && referenceIsNarrower ? 1.5 : 2
+        width <= streamingWidth && referenceIsNarrower ? streamingMatchDensity : defaultMatchDensity
     }
+    /// Outputs at most this wide are streaming sizes (320x240 and below).
+    public static let streamingWidth = 320
+    /// The automatic match densities: 2 rectified samples per output pixel,
+    /// 1.5 at streaming sizes aligned to the narrower camera (above).
+    public static let defaultMatchDensity = 2.0, streamingMatchDensity = 1.5
+    /// The refinement window radius for rectified images at least
+    /// `largeRefineWidth` wide, and below (see `refineRadius`).
+    public static let largeRefineRadius = 5, smallRefineRadius = 3, largeRefineWidth = 1200
+    /// `matchDensity` and `matchScale` are accepted in these ranges: below,
+    /// the output is sampled more finely than matched; above, matching costs
+    /// far more for nothing the output can show.
+    public static let matchDensityRange = 0.5...4.0
+    public static let maximumMatchScale = 4.0
+    /// The smallest accepted minimum depth (metres): the disparity bound
+    /// f B / minDepth must stay a number of pixels (1e-300 m trapped).
+    public static let smallestMinDepthMetres = 0.001
+    /// Disparities searched beyond f B / max and f B / min: a margin for
+    /// calibration error.
+    public static let disparityMarginPixels = 2
+    /// SGBM searches disparities in multiples of this.
+    public static let disparityGranularity = 16
+    /// The largest disparity search: beyond it SGBM's cost volume outgrows
+    /// memory and time at these sizes; the user narrows the range or the size.
+    public static let maximumDisparities = 512
     /// SGBM block size, uniqueness, speckle filter, LR tolerance (see `CVStereoParameters`).
     public var blockSize = 5
     public var uniqueness = 10
@@ -85,20 +109,19 @@ public struct StereoDepthOptions: Sendable, Equatable {
 
     /// Validates the depth range: 0 < min < max.
     public func validate() throws {
-        // At least 1 mm: the disparity bound f B / minDepth must stay a number of pixels (1e-300 m trapped).
-        guard minDepthMetres >= 0.001, minDepthMetres.isFinite else {
+        guard minDepthMetres >= Self.smallestMinDepthMetres, minDepthMetres.isFinite else {
             throw DualcamError.invalidValue(name: "--min-depth", reason: "expected a finite distance of at least 1 mm, got \(minDepthMetres) m")
         }
         guard maxDepthMetres > minDepthMetres, !maxDepthMetres.isNaN else {
             throw DualcamError.invalidValue(name: "--max-depth", reason: "expected more than --min-depth (\(minDepthMetres) m), got \(maxDepthMetres) m")
         }
-        if let d = matchDensity, !(d >= 0.5 && d <= 4) {
+        if let d = matchDensity, !Self.matchDensityRange.contains(d) {
             throw DualcamError.invalidValue(name: "match density", reason: "expected 0.5 to 4 samples per output pixel, got \(d)")
         }
         if let tau = fillResidualPixels, !(tau > 0 && tau.isFinite) {
             throw DualcamError.invalidValue(name: "fill residual", reason: "expected a positive number of pixels, got \(tau)")
         }
-        if let s = matchScale, !(s > 0 && s <= 4) {
+        if let s = matchScale, !(s > 0 && s <= Self.maximumMatchScale) {
             throw DualcamError.invalidValue(name: "match scale", reason: "expected more than 0 and at most 4, got \(s)")
         }
     }
@@ -109,13 +132,14 @@ public struct StereoDepthOptions: Sendable, Equatable {
     public func disparitySearch(pixelsPerInverseMetre fb: Double) throws -> (min: Int, count: Int) {
         let dMin = maxDepthMetres.isInfinite ? 0 : fb / maxDepthMetres
         let dMax = fb / minDepthMetres
-        let low = Int(dMin.rounded(.down)) - 2
-        let span = Int(dMax.rounded(.up)) + 2 - low
-        let count = max(16, (span + 15) / 16 * 16)
-        guard count <= 512 else {
+        let margin = Self.disparityMarginPixels, granularity = Self.disparityGranularity
+        let low = Int(dMin.rounded(.down)) - margin
+        let span = Int(dMax.rounded(.up)) + margin - low
+        let count = max(granularity, (span + granularity - 1) / granularity * granularity)
+        guard count <= Self.maximumDisparities else {
             throw DualcamError.invalidValue(
                 name: "\(minDepthLabel) \(minDepthMetres) m",
-                reason: "needs a \(Int(dMax.rounded(.up)))-pixel disparity search at this size (at most 512); give a larger --min-depth or a smaller --size")
+                reason: "needs a \(Int(dMax.rounded(.up)))-pixel disparity search at this size (at most \(Self.maximumDisparities)); give a larger --min-depth or a smaller --size")
         }
         return (low, count)
     }
@@ -128,7 +152,7 @@ public struct StereoDepthOptions: Sendable, Equatable {
         p.speckleRange = speckleRange
         p.leftRightTolerance = leftRightTolerance
         p.refine = refine
-        p.refineRadius = refineRadius ?? (rectifiedWidth >= 1200 ? 5 : 3)
+        p.refineRadius = refineRadius ?? (rectifiedWidth >= Self.largeRefineWidth ? Self.largeRefineRadius : Self.smallRefineRadius)
         p.minZNCC = minZNCC
         return p
     }
