@@ -39,30 +39,6 @@ public struct StereoDepthOptions: Sendable, Equatable {
     public static func automaticMatchDensity(outputWidth width: Int, referenceIsNarrower: Bool) -> Double {
         width <= streamingWidth && referenceIsNarrower ? streamingMatchDensity : defaultMatchDensity
     }
-    /// Outputs at most this wide are streaming sizes (320x240 and below).
-    public static let streamingWidth = 320
-    /// The automatic match densities: 2 rectified samples per output pixel,
-    /// 1.5 at streaming sizes aligned to the narrower camera (above).
-    public static let defaultMatchDensity = 2.0, streamingMatchDensity = 1.5
-    /// The refinement window radius for rectified images at least
-    /// `largeRefineWidth` wide, and below (see `refineRadius`).
-    public static let largeRefineRadius = 5, smallRefineRadius = 3, largeRefineWidth = 1200
-    /// `matchDensity` and `matchScale` are accepted in these ranges: below,
-    /// the output is sampled more finely than matched; above, matching costs
-    /// far more for nothing the output can show.
-    public static let matchDensityRange = 0.5...4.0
-    public static let maximumMatchScale = 4.0
-    /// The smallest accepted minimum depth (metres): the disparity bound
-    /// f B / minDepth must stay a number of pixels (1e-300 m trapped).
-    public static let smallestMinDepthMetres = 0.001
-    /// Disparities searched beyond f B / max and f B / min: a margin for
-    /// calibration error.
-    public static let disparityMarginPixels = 2
-    /// SGBM searches disparities in multiples of this.
-    public static let disparityGranularity = 16
-    /// The largest disparity search: beyond it SGBM's cost volume outgrows
-    /// memory and time at these sizes; the user narrows the range or the size.
-    public static let maximumDisparities = 512
     /// SGBM block size, uniqueness, speckle filter, LR tolerance (see `CVStereoParameters`).
     public var blockSize = 5
     public var uniqueness = 10
@@ -165,4 +141,30 @@ public enum OutputGrid: String, Sendable, Equatable {
     /// The grid of the reference image resized by OpenCV (`Intrinsics.resampled(to:)`):
     /// the map lines up with an area-resized reference image.
     case resampled
+}
+
+/// The fixed numbers of `StereoDepthOptions`' automatic choices and checks.
+extension StereoDepthOptions {
+    /// Outputs at most `streamingWidth` wide are streaming sizes (320x240 and
+    /// below); automatic match densities (`automaticMatchDensity`): 2
+    /// rectified samples per output pixel, 1.5 at streaming sizes aligned to
+    /// the narrower camera.
+    public static let streamingWidth = 320, defaultMatchDensity = 2.0, streamingMatchDensity = 1.5
+    /// The automatic refinement window radius, for rectified images at least
+    /// `largeRefineWidth` wide and below (see `refineRadius`).
+    public static let largeRefineRadius = 5, smallRefineRadius = 3, largeRefineWidth = 1200
+    /// `matchDensity` and `matchScale` are accepted in these ranges: below,
+    /// the output is sampled more finely than matched; above, matching costs
+    /// far more for nothing the output can show.
+    public static let matchDensityRange = 0.5...4.0, maximumMatchScale = 4.0
+    /// The smallest accepted minimum depth (metres): the disparity bound
+    /// f B / minDepth must stay a number of pixels (1e-300 m trapped).
+    public static let smallestMinDepthMetres = 0.001
+    /// The disparity search (`disparitySearch`) reaches `disparityMarginPixels`
+    /// beyond f B / max and f B / min (a margin for calibration error), counts
+    /// disparities in SGBM's multiples of `disparityGranularity`, and is at most
+    /// `maximumDisparities` long: beyond that SGBM's cost volume outgrows
+    /// memory and time at these sizes, and a larger minimum depth or a smaller
+    /// size is the answer.
+    public static let disparityMarginPixels = 2, disparityGranularity = 16, maximumDisparities = 512
 }
