@@ -30,10 +30,20 @@ import Foundation
 public struct LocalPlanes: Equatable, Sendable {
     /// Samples in the fitting disc on average (sets its radius from the sample density).
     public var expectedSamples = 36.0
+    /// The disc radius's bounds, pixels: room for the samples' spacing on
+    /// dense grids, and local planes however sparse the samples.
     public var radiusRange = 6.0...40.0
+    /// Node spacing, pixels: the planes vary slowly between nodes, and the
+    /// fits per node are most of the stage's time.
     public var step = 8
+    /// Samples within this fraction of the reference's 1/z at the node are
+    /// its surface: loose, since the fill there may itself be off.
     public var selectTolerance = 0.09
+    /// A node's plane applies to a pixel only within this fraction of the
+    /// reference there (a node across a depth edge fits the other surface).
     public var acceptTolerance = 0.03
+    /// A plane needs at least this many samples: three to span it, the
+    /// rest to show whether it fits.
     public var minimumSamples = 5
     /// A plane is kept when the weighted RMS residual is at most this many
     /// sample noise sigmas.

@@ -36,13 +36,21 @@ import Foundation
 /// grouping the planes into surfaces and taking the nearest that reaches a
 /// pixel, which one badly sloped plane spoils.)
 public struct PlaneExtrapolation: Equatable, Sendable {
+    /// Gaps narrower than this (pixels) are the fills' to close, however dense the samples.
     public var minimumReach = 8.0
+    /// Beyond two sample spacings no sample is near enough for the fills to carry its surface.
     public var spacingFactor = 2.0
+    /// A pixel next to a stereo value is measured.
     public var stereoReach = 1.0
+    /// Plane windows as wide as the reach see the supported surface beside the gap.
     public var windowFactor = 1.0
+    /// Planes are fitted only this many windows from an unsupported block: nothing farther uses them.
     public var nearFactor = 2.5
+    /// The spread's Gaussian sigma, in windows: neighbouring planes blend rather than meet at seams.
     public var spreadFactor = 0.6
+    /// A window's RMS residual (relative to 1/z) at this scale or below marks it as a plane.
     public var planeTolerance = 0.003
+    /// Below this spread weight no plane reaches the pixel: it keeps the filled value.
     public var minimumWeight: Float = 1e-20
 
     /// Plane windows reach at least this many half-resolution pixels: a

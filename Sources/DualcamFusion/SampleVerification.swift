@@ -21,11 +21,20 @@ import Foundation
 /// max(3 noise v^2, planeTolerance v) for v = 1/z; otherwise it is only
 /// unverified (used for the fill, never for high confidence).
 public struct SampleVerifier: Equatable, Sendable {
+    /// Neighbour radius, pixels: on the 320x240 grid fed from 640x480
+    /// samples (8 % of the pixels) its disc holds about four samples.
     public var radius = 4.0
+    /// Relative room for the samples' noise between two of one surface.
     public var relativeTolerance = 0.02
+    /// The slope allowance assumes surfaces at least this far (metres); a
+    /// smaller value allows steeper slopes and lets more pairs agree.
     public var minimumPlaneDistance = 1.0
+    /// Supporters needed to verify: one neighbour may agree by chance.
     public var verifiedSupport = 2
+    /// The plane test's radius, pixels: larger than `radius`, so that a
+    /// trimmed plane has enough points.
     public var planeRadius = 6.0
+    /// The plane test's relative tolerance (`DepthFusion.Options.highTolerance`'s scale).
     public var planeTolerance = 0.01
     /// The samples' depth noise sigma, metres.
     public var noiseMetres = 0.01
