@@ -38,11 +38,6 @@ extension ConvergenceWarp {
 }
 
 enum AutoConvergence {
-    /// The refinement's level keeps at most this many pixels (400k: a
-    /// 640x480 region at full resolution, 1920x1440 at a quarter).
-    static let fineLevelPixels = 400_000.0
-    /// Regions up to this many canvas pixels are refined with `.direct` tables.
-    static let directRegionPixels = 640.0 * 480
     /// At most this many candidates are refined and reported.
     static let maximumCandidates = 6
     /// A window whose texture keeps less than this fraction of its contrast
@@ -89,46 +84,17 @@ enum AutoConvergence {
         return result
     }
 
-    /// The sweep over `region` of `g`'s canvas (nil: all of it).
+    /// The sweep over `region` of `g`'s canvas (nil: all of it): coarse
+    /// scan, texture check, candidates, refinement of each.
     static func sweep(_ g: ConvergenceGeometry, wide: Image, tele: Image, region window: CanvasWindow?,
                       options o: AutoConvergenceOptions) throws -> AutoConvergenceResult {
-        let qMin = o.far.isInfinite ? 0 : 1 / o.far.metres, qMax = 1 / o.near.metres
-        let canvas = g.canvasSize
-        let region = window ?? CanvasWindow(x: 0, y: 0, width: canvas.width, height: canvas.height)
-        let shorter = Double(min(region.width, region.height))
-        let coarseScale = try o.coarseScale.map { s -> Double in
-            guard s > 0, s <= 1 else {
-                throw ConvergenceError.invalidOption("auto distance: coarse scale must be in (0, 1], got \(s)")
-            }
-            return s
-        } ?? [1, 0.5, 0.25, 0.125].last { shorter * $0 >= (window == nil ? 120 : 48) } ?? 1
-
-        // Relative magnification of the moving image in the canvas: resize it
-        // to about the canvas level's sampling (never up).
-        let magnification = g.fixedModel.intrinsics.fx / g.movingModel.intrinsics.fx
-        let fixedImage = g.canvas == .tele ? tele : wide, movingImage = g.canvas == .tele ? wide : tele
-
-        // Parallax rate (canvas px per 1/m) at the region's centre.
-        let centre = Vector2(Double(region.x) + Double(region.width - 1) / 2, Double(region.y) + Double(region.height - 1) / 2)
-        let rate = max(1e-9, try g.parallaxPerInverseMetre(at: centre, around: (qMin + qMax) / 2).norm)
-
-        let steps: Int
-        if let n = o.coarseSteps {
-            guard (2...100_000).contains(n) else {
-                throw ConvergenceError.invalidOption("auto distance: steps must be in 2...100000, got \(n)")
-            }
-            steps = n
-        } else {
-            let span = rate * coarseScale * (qMax - qMin)
-            steps = min(1024, max(64, Int((span / 0.5).rounded(.up)) + 1))
-        }
-
-        let coarse = try SweepLevel(geometry: g, fixed: fixedImage, moving: movingImage, canvasScale: coarseScale,
-                                    movingScale: min(1, coarseScale * magnification), region: region,
-                                    inverseDistances: qMin...qMax, mode: .pretransformed)
-        let dq = (qMax - qMin) / Double(steps - 1)
-        let coarseScan = try scan(coarse, (0..<steps).map { $0 == steps - 1 ? qMax : qMin + Double($0) * dq },
-                                  windowed: window != nil)
+        let s = try SweepSetup(g, wide: wide, tele: tele, region: window, options: o)
+        let coarse = try SweepLevel(geometry: g, fixed: s.fixedImage, moving: s.movingImage, canvasScale: s.coarseScale,
+                                    movingScale: min(1, s.coarseScale * s.magnification), region: s.region,
+                                    inverseDistances: s.qMin...s.qMax, mode: .pretransformed)
+        let steps = s.steps
+        let coarseScan = try scan(coarse, (0..<steps).map { $0 == steps - 1 ? s.qMax : s.qMin + Double($0) * s.dq },
+                                  windowed: s.windowed)
         let curve = coarseScan.scores
         let shape = ScoreCurve(curve.map(\.score))
         var peaks = shape.peaks(minimumProminence: o.ambiguityMargin / 2)
@@ -136,38 +102,14 @@ enum AutoConvergence {
         guard let best = peaks.first, best.score > -1 else {
             throw ConvergenceError.noOverlap(
                 "auto distance: the \(g.wideCamera) and \(g.teleCamera) views do not overlap in the scored region "
-                    + "(\(region.width)x\(region.height) at \(region.x),\(region.y) of the \(g.canvas) view)")
+                    + "(\(s.region.width)x\(s.region.height) at \(s.region.x),\(s.region.y) of the \(g.canvas) view)")
         }
-        // How much of the window's texture the moving camera can resolve.
-        var resolvable: Double?
-        if window != nil, magnification > 1.2 {
-            let level = try LevelImage.make(fixedImage, model: g.fixedModel, region: region, scale: 1)
-            let values = try level.image.pixels(as: Float.self)
-            let blurred = try ImageOps.gaussianBlur(level.image, sigma: 0.5 * magnification).pixels(as: Float.self)
-            func sd(_ v: [Float]) -> Double {
-                let f = v.filter(\.isFinite).map(Double.init)
-                guard f.count > 1 else { return 0 }
-                let m = f.reduce(0, +) / Double(f.count)
-                return (f.map { ($0 - m) * ($0 - m) }.reduce(0, +) / Double(f.count)).squareRoot()
-            }
-            let total = sd(values)
-            resolvable = total > 0 ? sd(blurred) / total : nil
-        }
+        let resolvable = s.windowed && s.magnification > 1.2 ? try resolvableTexture(s) : nil
         let contrast = best.score - (shape.median ?? best.score)
         let tooFine = (resolvable ?? 1) < minimumResolvableTexture
         let lowTexture = contrast < o.minimumCurveContrast || tooFine
-        // Candidates: peaks within the margin; with a tap also peaks at
-        // which the window's centre registers about as well as at the best
-        // one (a repeat of the tapped pattern that scores lower only
-        // because of what else the window shows).
-        var supported = Set<Int>()
-        if !lowTexture, window != nil {
-            let centre = try centralSupport(coarse, q: curve[best.index].inverseDistance, stepQ: 1.5 / (rate * coarseScale))
-            for p in peaks.dropFirst().prefix(6) where p.score < best.score - o.ambiguityMargin && p.score >= best.score - 0.4 {
-                let c = try centralSupport(coarse, q: curve[p.index].inverseDistance, stepQ: 1.5 / (rate * coarseScale))
-                if c >= 0.5, c >= 0.6 * centre { supported.insert(p.index) }
-            }
-        }
+        let supported = !lowTexture && s.windowed
+            ? try supportedPeaks(coarse, curve: curve, peaks: peaks, setup: s, options: o) : Set<Int>()
         let coarseCandidates = lowTexture ? [best]
             : Array(peaks.filter { $0.score >= best.score - o.ambiguityMargin || supported.contains($0.index) }
                 .prefix(maximumCandidates))
@@ -178,62 +120,18 @@ enum AutoConvergence {
         let second = peaks.count > 1 ? peaks[1] : nil
         var result = AutoConvergenceResult(
             distance: curve[best.index].distance, score: best.score, curve: curve.reversed(), refinement: [],
-            window: region, scoredIn: g.canvas, coarseScale: coarseScale, candidates: coarseCandidates.map(candidate),
+            window: s.region, scoredIn: g.canvas, coarseScale: s.coarseScale, candidates: coarseCandidates.map(candidate),
             secondPeak: second.map(candidate), peakRatio: second.flatMap { best.score > 0 ? $0.score / best.score : nil },
             peakMargin: second.map { best.score - $0.score }, sharpnessPerPixel: nil, curveContrast: contrast,
             patternPeriodPixels: nil, lowTexture: lowTexture, fallbackReason: nil, supportFraction: nil, tap: nil,
-            parallaxRate: rate, ambiguityMargin: o.ambiguityMargin)
+            parallaxRate: s.rate, ambiguityMargin: o.ambiguityMargin)
         result.resolvableTexture = resolvable
-        guard o.refine else { return finish(result, rate: rate) }
+        guard o.refine else { return finish(result, rate: s.rate) }
 
-        // Refinement around each candidate, at full resolution (or the
-        // largest power-of-two reduction that keeps the region within 1024
-        // pixels on its longer side).
-        let longer = Double(max(region.width, region.height))
-        let area = Double(region.width * region.height)
-        let fineScale = [1, 0.5, 0.25, 0.125].first { longer * $0 <= 1024 && area * $0 * $0 <= Self.fineLevelPixels } ?? 0.125
-        // Regions up to 640x480 (taps, small pairs) are refined on the
-        // registration the user sees (one undistort + warp table per step,
-        // about 23 ns per level pixel); larger ones, refined at a reduced
-        // level anyway, on the moving image undistorted once (one perspective
-        // warp per step, ten times cheaper): 1920x1440 whole overlap, 10 steps
-        // of 480x360, 18 ms instead of 40.
-        let fineMode: SweepLevel.Mode = area <= Self.directRegionPixels ? .direct : .pretransformed
-        var refined: [Refined] = []
-        for c in coarseCandidates {
-            let q0 = curve[c.index].inverseDistance
-            let lo = max(qMin, q0 - 1.5 * dq), hi = min(qMax, q0 + 1.5 * dq)
-            let fine = try SweepLevel(geometry: g, fixed: fixedImage, moving: movingImage, canvasScale: fineScale,
-                                      movingScale: min(1, fineScale * magnification), region: region,
-                                      inverseDistances: lo...hi, mode: fineMode)
-            let fineSteps = min(61, max(7, Int(((hi - lo) * rate * fineScale / 0.2).rounded(.up)) + 1))
-            let qs = (0..<fineSteps).map { $0 == fineSteps - 1 ? hi : lo + Double($0) * (hi - lo) / Double(fineSteps - 1) }
-            var r = try refine(fine, qs, range: qMin...qMax, rate: rate, windowed: window != nil)
+        var refined = try coarseCandidates.map { c in
+            var r = try refineCandidate(q0: curve[c.index].inverseDistance, setup: s)
             r.bySupport = supported.contains(c.index)
-            // The pixels that register at that distance: when part of the
-            // window shows something else, refine on the subject alone.
-            if window != nil, let warped = try fine.warpedValues(inverseDistance: r.candidate.inverseDistance) {
-                let q = r.candidate.inverseDistance, step = 1.5 / rate  // 1.5 px of parallax
-                let neighbours = try [q - step, q + step].filter { $0 >= 0 }.compactMap { try fine.warpedValues(inverseDistance: $0) }
-                let keep = try SupportMask.agreeing(fixed: fine.fixedValues, moving: warped, neighbours: neighbours,
-                                                    width: fine.fixed.image.width, height: fine.fixed.image.height)
-                let valid = zip(fine.fixedValues, warped).filter { $0.isFinite && $1.isFinite }.count
-                let fraction = valid > 0 ? Double(keep.filter { $0 }.count) / Double(valid) : 0
-                r.support = fraction
-                if fraction >= 0.25, fraction <= 0.9 {
-                    let subject = try refine(fine.restricted(to: keep), qs, range: qMin...qMax, rate: rate, windowed: true)
-                    if subject.candidate.score > -1 {
-                        // Ranked by the whole window's score (the subject's own
-                        // is near 1 for every repeat of a pattern), placed by the subject's.
-                        let whole = try scan(fine, [subject.candidate.inverseDistance], windowed: true).scores[0]
-                        r.candidate = DistanceCandidate(distance: subject.candidate.distance,
-                                                        inverseDistance: subject.candidate.inverseDistance,
-                                                        score: whole.score > -1 ? whole.score : r.candidate.score)
-                        r.sharpness = subject.sharpness ?? r.sharpness
-                    }
-                }
-            }
-            refined.append(r)
+            return r
         }
         refined.sort { $0.candidate.score > $1.candidate.score }
         let top = refined[0]
@@ -243,16 +141,105 @@ enum AutoConvergence {
         result.sharpnessPerPixel = top.sharpness
         result.supportFraction = top.support
         result.resolvableTexture = resolvable
-        return finish(result, rate: rate)
+        return finish(result, rate: s.rate)
     }
 
-    struct Refined {
-        var candidate: DistanceCandidate
-        var samples: [ConvergenceScore]
-        var sharpness: Double?
-        var support: Double?
-        /// Kept because the window's centre registers there too (not by score).
-        var bySupport = false
+    /// What the stages of one sweep share: the scored region, the images in
+    /// their roles, the inverse-distance range, the parallax rate and the
+    /// coarse level's scale and steps.
+    struct SweepSetup {
+        let g: ConvergenceGeometry
+        /// The scored view's image (the canvas) and the one warped onto it.
+        let fixedImage: Image, movingImage: Image
+        /// Relative magnification of the moving image in the canvas: it is
+        /// resized to about the canvas level's sampling (never up).
+        let magnification: Double
+        let region: CanvasWindow
+        /// A window (tap) rather than the whole canvas.
+        let windowed: Bool
+        let qMin: Double, qMax: Double
+        /// Parallax rate (canvas px per 1/m) at the region's centre.
+        let rate: Double
+        let coarseScale: Double
+        let steps: Int
+        /// The coarse step in inverse distance.
+        var dq: Double { (qMax - qMin) / Double(steps - 1) }
+
+        init(_ g: ConvergenceGeometry, wide: Image, tele: Image, region window: CanvasWindow?,
+             options o: AutoConvergenceOptions) throws {
+            self.g = g
+            qMin = o.far.isInfinite ? 0 : 1 / o.far.metres
+            qMax = 1 / o.near.metres
+            let canvas = g.canvasSize
+            let region = window ?? CanvasWindow(x: 0, y: 0, width: canvas.width, height: canvas.height)
+            self.region = region
+            windowed = window != nil
+            coarseScale = try Self.coarseScale(o, region: region, windowed: window != nil)
+            magnification = g.fixedModel.intrinsics.fx / g.movingModel.intrinsics.fx
+            fixedImage = g.canvas == .tele ? tele : wide
+            movingImage = g.canvas == .tele ? wide : tele
+            let centre = Vector2(Double(region.x) + Double(region.width - 1) / 2, Double(region.y) + Double(region.height - 1) / 2)
+            let rate = max(1e-9, try g.parallaxPerInverseMetre(at: centre, around: (qMin + qMax) / 2).norm)
+            self.rate = rate
+            steps = try Self.coarseSteps(o, span: rate * coarseScale * (qMax - qMin))
+        }
+
+        /// The coarse level's scale: the option, or the largest power-of-two
+        /// reduction keeping the region's shorter side at least 120 pixels
+        /// (48 for a window).
+        static func coarseScale(_ o: AutoConvergenceOptions, region: CanvasWindow, windowed: Bool) throws -> Double {
+            let shorter = Double(min(region.width, region.height))
+            return try o.coarseScale.map { s -> Double in
+                guard s > 0, s <= 1 else {
+                    throw ConvergenceError.invalidOption("auto distance: coarse scale must be in (0, 1], got \(s)")
+                }
+                return s
+            } ?? [1, 0.5, 0.25, 0.125].last { shorter * $0 >= (windowed ? 48 : 120) } ?? 1
+        }
+
+        /// The coarse steps: the option, or steps of at most half a level
+        /// pixel of parallax over `span` (level pixels), 64 to 1024.
+        static func coarseSteps(_ o: AutoConvergenceOptions, span: Double) throws -> Int {
+            if let n = o.coarseSteps {
+                guard (2...100_000).contains(n) else {
+                    throw ConvergenceError.invalidOption("auto distance: steps must be in 2...100000, got \(n)")
+                }
+                return n
+            }
+            return min(1024, max(64, Int((span / 0.5).rounded(.up)) + 1))
+        }
+    }
+
+    /// How much of the window's texture the moving camera can resolve: the
+    /// fraction of its standard deviation left after a blur to the moving
+    /// camera's sampling (nil: the window is flat).
+    static func resolvableTexture(_ s: SweepSetup) throws -> Double? {
+        let level = try LevelImage.make(s.fixedImage, model: s.g.fixedModel, region: s.region, scale: 1)
+        let values = try level.image.pixels(as: Float.self)
+        let blurred = try ImageOps.gaussianBlur(level.image, sigma: 0.5 * s.magnification).pixels(as: Float.self)
+        func sd(_ v: [Float]) -> Double {
+            let f = v.filter(\.isFinite).map(Double.init)
+            guard f.count > 1 else { return 0 }
+            let m = f.reduce(0, +) / Double(f.count)
+            return (f.map { ($0 - m) * ($0 - m) }.reduce(0, +) / Double(f.count)).squareRoot()
+        }
+        let total = sd(values)
+        return total > 0 ? sd(blurred) / total : nil
+    }
+
+    /// With a tap, the peaks beyond the margin at which the window's centre
+    /// registers about as well as at the best one (a repeat of the tapped
+    /// pattern that scores lower only because of what else the window shows).
+    static func supportedPeaks(_ coarse: SweepLevel, curve: [ConvergenceScore], peaks: [ScoreCurve.Peak], setup s: SweepSetup,
+                               options o: AutoConvergenceOptions) throws -> Set<Int> {
+        let best = peaks[0]
+        var supported = Set<Int>()
+        let centre = try centralSupport(coarse, q: curve[best.index].inverseDistance, stepQ: 1.5 / (s.rate * s.coarseScale))
+        for p in peaks.dropFirst().prefix(6) where p.score < best.score - o.ambiguityMargin && p.score >= best.score - 0.4 {
+            let c = try centralSupport(coarse, q: curve[p.index].inverseDistance, stepQ: 1.5 / (s.rate * s.coarseScale))
+            if c >= 0.5, c >= 0.6 * centre { supported.insert(p.index) }
+        }
+        return supported
     }
 
     /// The fraction of the central part of the window (the middle half in
@@ -273,29 +260,6 @@ enum AutoConvergence {
             }
         }
         return valid > 0 ? Double(kept) / Double(valid) : 0
-    }
-
-    /// Scores `level` at `qs` (uniform), then fits a parabola around the best
-    /// sample (sub-step maximum within one step, clamped to `range`) and
-    /// scores the level there.
-    static func refine(_ level: SweepLevel, _ qs: [Double], range: ClosedRange<Double>, rate: Double,
-                       windowed: Bool) throws -> Refined {
-        let fineScan = try scan(level, qs, windowed: windowed)
-        let samples = fineScan.scores
-        let df = qs.count > 1 ? qs[1] - qs[0] : 0
-        let j = samples.indices.max { samples[$0].score < samples[$1].score }!
-        var q = samples[j].inverseDistance
-        var sharpness: Double?
-        if samples[j].score > -1, let fit = parabolaPeak(samples.map(\.score), around: j) {
-            q = min(range.upperBound, max(range.lowerBound, q + fit.offset * df))
-            // NCC lost at one pixel of parallax: the parabola's curvature per (step in pixels)^2.
-            let stepPixels = df * rate
-            sharpness = -fit.curvature / (stepPixels * stepPixels)
-        }
-        let chosen = try scan(level, [q], windowed: windowed, minCount: fineScan.minCount).scores[0]
-        let pick = chosen.score > -1 ? chosen : samples[j]
-        return Refined(candidate: DistanceCandidate(distance: pick.distance, inverseDistance: pick.inverseDistance, score: pick.score),
-                       samples: samples, sharpness: sharpness, support: nil)
     }
 
     /// Sets the chosen distance from the candidates and the pattern period
@@ -327,27 +291,5 @@ enum AutoConvergence {
                              score: r.count >= threshold ? r.score : -1)
         }
         return (scores, threshold)
-    }
-
-    /// The sub-sample offset (in samples, within [-1, 1]) of the maximum of a
-    /// least-squares parabola s(t) = a + b t + c t^2 through samples j-2...j+2
-    /// (those that exist, at least 3, t relative to j), and its curvature c
-    /// (per sample squared); nil when the fit has no maximum (c >= 0) or too
-    /// few samples.
-    static func parabolaPeak(_ scores: [Double], around j: Int) -> (offset: Double, curvature: Double)? {
-        let idx = (max(0, j - 2)...min(scores.count - 1, j + 2)).filter { scores[$0] > -1 }
-        guard idx.count >= 3, idx.contains(j - 1) || idx.contains(j + 1) else { return nil }
-        // Normal equations of the quadratic fit.
-        var s = [Double](repeating: 0, count: 5), r = [Double](repeating: 0, count: 3)
-        for i in idx {
-            let t = Double(i - j), v = scores[i]
-            var p = 1.0
-            for k in 0..<5 { s[k] += p; if k < 3 { r[k] += p * v }; p *= t }
-        }
-        let m = Matrix3(rows: Vector3(s[0], s[1], s[2]), Vector3(s[1], s[2], s[3]), Vector3(s[2], s[3], s[4]))
-        guard let inv = m.inverse else { return nil }
-        let coef = inv * Vector3(r[0], r[1], r[2])
-        guard coef.z < 0 else { return nil }
-        return (min(1, max(-1, -coef.y / (2 * coef.z))), coef.z)
     }
 }

@@ -67,39 +67,44 @@ import Foundation
 /// the output within `stereoTolerance`; low elsewhere. Unfiltered output =
 /// filtered where high, NaN elsewhere.
 public enum DepthFusion {
-    /// What a fusion runs: which stages apply follows from it, decided once.
-    enum Mode: Equatable {
-        /// Samples and stereo: align, verify, local alignment, smooth stereo, complete, planes, relabel, fill.
-        case stereo
-        /// Samples alone, the guided fill: verify, complete, planes, relabel, fill.
-        case samplesGuided
-        /// Samples alone, IP-Basic morphology: verify, complete (morphology), fill.
-        case samplesMorphology
+    public static func fuse(_ input: FusionInput, options: Options) throws -> FusionResult {
+        try validate(input)
+        let run = try FusionRun(input, options: options)
+        // The fills' guides depend only on the image: they are prepared on
+        // another thread while the fit and the verification run.
+        let guides = run.prepareGuidesInBackground()
+        defer { try? guides.wait() }
+        var timings = FusionTimings()
+        var clock = Stopwatch()
+        let alignment = try run.align()
+        timings.alignMilliseconds = clock.lap()
+        let verification = run.verify(gross: alignment?.gross)
+        try guides.wait()
+        timings.verifyMilliseconds = clock.lap()
+        let used = run.used(verification, gross: alignment?.gross)
 
-        init(_ input: FusionInput, _ options: Options) {
-            if input.stereo != nil {
-                self = .stereo
-            } else {
-                self = options.samplesOnlyCompletion == .morphology ? .samplesMorphology : .samplesGuided
-            }
-        }
+        let first = try run.firstFills(used: used, verification: verification, alignment: alignment)
+        var inverse = try run.smoothStereoAndComplete(first, used: used)
+        inverse = run.localPlanes(inverse, verification: verification)
+        inverse = try run.fillRemaining(used.clamped(inverse), first: first, used: used)
+        var depth = inverse.map { $0.isFinite && $0 > 0 ? 1 / $0 : Float.nan }
+        timings.completeMilliseconds = clock.lap()
 
-        /// The samples-only fill: the output without stereo, the reference
-        /// the stereo is compared with otherwise (nil: morphology).
-        func samplesFill(_ options: Options) -> CVEdgeAware.SmootherParameters? {
-            switch self {
-            case .stereo: return options.samplesReferenceSmoother
-            case .samplesGuided: return options.samplesOnlySmoother
-            case .samplesMorphology: return nil
-            }
-        }
-
-        /// Whether the edge-aware refinements (local planes, edge relabelling)
-        /// run: not after the morphology, where the nearer surface already wins.
-        var refines: Bool { self != .samplesMorphology }
+        // (The relabelling does not run at the same time as the levels: it
+        // runs on OpenCV's threads, and the two at once measured slower.)
+        let confidence = try run.confidence(inverse, first: first, verification: verification)
+        depth = try run.relabelEdges(depth, keeping: confidence)
+        depth = run.keepVerifiedSamples(depth, verification: verification)
+        let unfiltered = zip(depth, confidence).map { $1 == .high ? $0 : Float.nan }
+        timings.confidenceMilliseconds = clock.lap()
+        return FusionResult(size: input.size, filteredDepth: depth, unfilteredDepth: unfiltered, confidence: confidence,
+                            fit: alignment?.fit, stereoInverseRange: alignment == nil ? nil : used.inverseRange,
+                            samples: input.samples, verdicts: verification.verdicts, sampleNoise: verification.noise,
+                            timings: timings)
     }
 
-    public static func fuse(_ input: FusionInput, options: Options) throws -> FusionResult {
+    /// The input's sizes agree and it has samples.
+    static func validate(_ input: FusionInput) throws {
         let size = input.size
         let n = size.width * size.height
         guard input.guideRGB.count == n * 3 else {
@@ -111,118 +116,6 @@ public enum DepthFusion {
         guard !input.samples.isEmpty else {
             throw DualcamError.invalidValue(name: "samples", reason: "no samples inside the image")
         }
-        let mode = Mode(input, options)
-        var timings = FusionTimings()
-        let samples = input.samples
-        // Checked placement (non-finite values are an error, not a trap).
-        let pixel = try samples.indices.map { try SampleMerging.pixelIndex(samples[$0], index: $0, size: size) }
-
-        // The fills' guides depend only on the image: they are prepared on
-        // another thread while the fit and the verification run.
-        let completion = try FusionCompletion(size: size, guideRGB: input.guideRGB)
-        let samplesFill = mode.samplesFill(options)
-        let guides = BackgroundStage {
-            try completion.prepare(samplesFill.map { [$0] } ?? [], halfResolution: mode == .stereo ? [options.residualSmoother] : [])
-        }
-        defer { try? guides.wait() }
-
-        // Align, verify.
-        var clock = Stopwatch()
-        let alignment = try input.stereo.map { try StereoAlignment(stereo: $0, samples: samples, pixels: pixel, options: options.fitOptions) }
-        timings.alignMilliseconds = clock.lap()
-        var verifier = SampleVerifier(focalPixels: options.focalPixels)
-        verifier.noiseMetres = options.sampleNoiseMetres
-        // Sparse samples beside stereo get the grown radii (`adapted`); alone,
-        // a sample the larger plane test rejects takes the only measurement
-        // of its area with it, so samples alone keep the set radii
-        // (measured in docs/fusion.md).
-        if mode == .stereo {
-            verifier = verifier.adapted(samplesPerPixel: Double(samples.count) / Double(n))
-        }
-        let (verdicts, planeResiduals) = verifier.verdicts(samples, size: size, gross: alignment?.gross)
-        let noise = SampleNoise.estimate(depthsMetres: samples.map(\.depthMetres), residualMetres: planeResiduals,
-                                         fallback: SampleNoise(absoluteMetres: options.sampleNoiseMetres))
-        try guides.wait()
-        timings.verifyMilliseconds = clock.lap()
-        let used = UsedSamples(samples, pixels: pixel, count: n, verdicts: verdicts, gross: alignment?.gross)
-
-        // The distance to the samples, the samples-only fill and the locally
-        // aligned stereo are independent: they run at once.
-        var distance: [Float] = [], inverse: [Float] = []
-        var aligned: [Float] = [], corrected: [Float]?
-        var stages: [() throws -> Void] = [
-            { distance = try FusionConfidence.distanceToSamples(size: size, pixels: pixel) { verdicts[$0] != .outlier } },
-            {
-                if let samplesFill {
-                    inverse = try completion.fillSamples(sampleValue: used.all.value, sampleWeight: used.all.weight, smoother: samplesFill)
-                } else {
-                    inverse = try FusionCompletion.morphological(used.all, size: size)
-                }
-            },
-        ]
-        if let stereo = input.stereo, let alignment {
-            stages.append {
-                aligned = alignment.aligned(stereo, within: used.inverseRange)
-                corrected = try completion.locallyAligned(stereo: aligned, sampleValue: used.fitted.value,
-                                                          sampleWeight: used.fitted.weight, smoother: options.residualSmoother)
-            }
-        }
-        try Concurrently.run(stages)
-        // Smooth the stereo, complete.
-        if let corrected {
-            let (agreement, samplesGuide) = StereoCompletion.agreement(
-                corrected: corrected, samplesOnly: inverse, distance: distance, stereoConfidence: input.stereoConfidence, options: options)
-            let guideInverse = StereoCompletion.guideInOcclusionBands(samplesGuide, corrected: corrected, samples: used.all,
-                                                                      usedCount: used.count, size: size, options: options)
-            let guided = options.depthGuideGain > 0
-                ? try completion.withDepthGuide(guideInverse, depthGain: Float(options.depthGuideGain)) : completion
-            let smoothed = try StereoCompletion.smoothed(corrected, agreement: agreement, used: used, completion: guided, options: options)
-            inverse = try StereoCompletion.complete(smoothed: smoothed, corrected: corrected, samplesOnly: inverse, agreement: agreement,
-                                                    distance: distance, used: used, completion: guided,
-                                                    options: options)
-        }
-        // Local planes of the samples replace the fill where they apply.
-        if let planes = options.localPlanes, mode.refines {
-            let fitted = planes.fit(reference: inverse, size: size, samples: samples,
-                                    sampleNoiseMetres: options.sampleNoiseMetres) { verdicts[$0] != .outlier }
-            inverse.withUnsafeMutableBufferPointer { inverse in
-                for p in 0..<n where fitted[p].isFinite { inverse[p] = fitted[p] }
-            }
-        }
-        inverse = used.clamped(inverse)
-        // Fill what is left. (Samples alone keep the morphology: on sparse
-        // grids the wide-hole fill spreads values too far; docs/fusion.md.)
-        inverse = try completion.fillRemainingHoles(inverse, wideHoleSmoother: mode == .stereo ? options.wideHoleSmoother : nil)
-        // Planes continue into what nothing measures.
-        if let extension_ = options.planeExtrapolation, mode.refines {
-            let reach = extension_.reach(size: size, usedCount: used.count)
-            let unsupported = try extension_.unsupported(size: size, distanceToSamples: distance, reach: reach,
-                                                         stereo: mode == .stereo ? aligned : nil)
-            inverse = try extension_.apply(inverse, unsupported: unsupported, reach: reach, range: used.inverseRange,
-                                           completion: completion)
-        }
-        var depth = inverse.map { $0.isFinite && $0 > 0 ? 1 / $0 : Float.nan }
-        timings.completeMilliseconds = clock.lap()
-
-        // Confidence; edge relabelling of the filtered output, where
-        // high-confidence pixels (the unfiltered output, backed by consistent
-        // samples) keep their value. (Not at the same time as the levels: the
-        // relabelling runs on OpenCV's threads, and the two at once measured slower.)
-        let confidence = try FusionConfidence.levels(
-            size: size, inverse: inverse, aligned: corrected, distance: distance, samples: samples, pixels: pixel, verdicts: verdicts,
-            options: options)
-        if options.edgeRelabel.radius > 0 && mode.refines {
-            depth = try completion.relabelEdges(depth, keeping: confidence, options.edgeRelabel)
-        }
-        // Keep verified samples: the filtered output agrees with each within its noise.
-        if let sigmas = options.keepVerifiedSigmas {
-            depth = KeepVerifiedSamples.apply(depth, size: size, samples: samples, pixels: pixel, verdicts: verdicts, noise: noise, sigmas: sigmas)
-        }
-        let unfiltered = zip(depth, confidence).map { $1 == .high ? $0 : Float.nan }
-        timings.confidenceMilliseconds = clock.lap()
-        return FusionResult(size: size, filteredDepth: depth, unfilteredDepth: unfiltered, confidence: confidence,
-                            fit: alignment?.fit, stereoInverseRange: alignment == nil ? nil : used.inverseRange, samples: samples,
-                            verdicts: verdicts, sampleNoise: noise, timings: timings)
     }
 }
 

@@ -14,7 +14,11 @@ extension DepthFusion {
         public var samplesOnlyCompletion = SamplesOnlyCompletion.guided
         /// Focal length in output pixels (for the neighbour test's slope bound).
         public var focalPixels: Double
+        /// The residual field's fill (stage "align"): a long reach, since the
+        /// stereo bias it corrects varies slowly across the image.
         public var residualSmoother = CVEdgeAware.SmootherParameters(lambda: 600, sigmaColor: 12, iterations: 2)
+        /// The final fill of smoothed stereo and samples (stage "complete"):
+        /// a short reach, so that each sample corrects only its surroundings.
         public var fillSmoother = CVEdgeAware.SmootherParameters(lambda: 60, sigmaColor: 8, iterations: 2)
         /// The completion of samples alone (the output when there is no stereo).
         public var samplesOnlySmoother = CVEdgeAware.SmootherParameters(lambda: 300, sigmaColor: 10)
@@ -37,10 +41,9 @@ extension DepthFusion {
         /// samples-only fill has no value: no sample reaches there (beyond
         /// the sensor's range, or walled in by edges), so nothing contradicts
         /// the stereo. With 0 it was dropped there and the surface took the
-        /// nearest samples' depth: the room's 6 m wall with samples limited
-        /// to 5 m came out 1.5 m short (abs rel 25 % beyond 5.1 m against
-        /// 1.9 % now). 0.25 rather than 1: the same figures, `--tele` abs rel
-        /// 1.18 % against 1.21 %.
+        /// nearest samples' depth (a wall beyond the samples' range came out
+        /// far too near). A quarter rather than all of it measured slightly
+        /// better with `--tele` (figures in docs/fusion.md).
         public var unreachedStereoAgreement = 0.25
         /// The half-resolution fill of holes that neither stereo nor samples
         /// reach (`FusionCompletion.fillWideHoles`), with stereo only: surfaces
@@ -54,14 +57,22 @@ extension DepthFusion {
         public var depthGuideGain = 1.0
         /// Occlusion bands at least this many sample spacings wide take the
         /// nearest sample in the depth guide (`StereoCompletion.guideInOcclusionBands`);
-        /// nil turns it off. (Half a spacing against one: Aloe 2 % native
-        /// 1.36 against 1.38 %, room 1.49 % both, measured without the step condition.)
+        /// nil turns it off. Half a spacing measured as well as or slightly
+        /// better than one (docs/fusion.md, "Figures behind the defaults").
         public var occlusionBandMinimumSpacings: Double? = 0.5
+        /// High confidence within this many pixels of a verified sample: its
+        /// own pixel and the eight around it.
         public var highRadius = 1.5
+        /// Medium confidence within this many pixels of any used sample (the
+        /// verifier's neighbour radius).
         public var mediumRadius = 4.0
+        /// High confidence needs the output within this fraction of the sample's depth.
         public var highTolerance = 0.01
         /// High confidence also allows the samples' noise: tolerance max(highTolerance, highNoiseSigmas sampleNoise / z).
         public var highNoiseSigmas = 2.0
+        /// The aligned stereo agrees with the output (medium confidence; the
+        /// agreement weights and depth steps of `StereoCompletion`) within
+        /// this fraction of the inverse depth.
         public var stereoTolerance = 0.03
         /// The final edge relabelling (`FusionCompletion.relabelEdges`; not
         /// after the morphological fill, where the nearer surface already wins).
@@ -88,14 +99,23 @@ extension DepthFusion {
     /// and shading change luma inside a surface far more than chroma, while
     /// object boundaries usually change chroma.
     public struct EdgeRelabel: Equatable, Sendable {
-        /// 0 turns the pass off.
+        /// Half-size of the window whose depth range marks an edge region
+        /// (a 5x5 window); 0 turns the pass off.
         public var radius = 2
+        /// Half-size of the colour vote's window (11x11): wide enough to
+        /// reach both sides' interiors.
         public var voteRadius = 5
         /// Colour sigma, 8-bit units.
         public var sigma = 10.0
+        /// Luma's weight against chroma in the colour distance (see above).
         public var lumaWeight = 0.1
+        /// A window spanning max / min at least this is an edge region (15 %
+        /// in depth: more than the fills' smoothing of one surface).
         public var ratio = 1.15
+        /// Pixels within this fraction of the window's log range of either
+        /// extreme vote for that side; those in between (blended) do not.
         public var margin = 0.1
+        /// Passes of the relabelling.
         public var iterations = 1
         public init() {}
     }

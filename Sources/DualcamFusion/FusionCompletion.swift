@@ -42,7 +42,7 @@ struct FusionCompletion {
             hi = max(hi, v)
         }
         guard lo.isFinite, hi > lo else { return self }
-        let a = log(lo), scale = 255 / (log(hi) - a) * depthGain
+        let a = log(lo), scale = Self.guideLevels / (log(hi) - a) * depthGain
         var bytes = [UInt8](repeating: 0, count: inverse.count * 3)
         // One log per pixel: on two threads.
         bytes.withUnsafeMutableBufferPointer { bytes in
@@ -50,9 +50,9 @@ struct FusionCompletion {
                 Concurrently.inHalves(inverse.count) { range in
                     for p in range {
                         let r = Float(rgb[3 * p]), g = Float(rgb[3 * p + 1]), b = Float(rgb[3 * p + 2])
-                        let luma = UInt8(min(255, max(0, 0.299 * r + 0.587 * g + 0.114 * b)))
+                        let luma = UInt8(min(Self.guideLevels, max(0, Self.lumaWeights.r * r + Self.lumaWeights.g * g + Self.lumaWeights.b * b)))
                         let v = inverse[p]
-                        let c = v.isFinite && v > 0 ? UInt8(min(255, max(0, (log(v) - a) * scale))) : 0
+                        let c = v.isFinite && v > 0 ? UInt8(min(Self.guideLevels, max(0, (log(v) - a) * scale))) : 0
                         bytes[3 * p] = luma
                         bytes[3 * p + 1] = c
                         bytes[3 * p + 2] = c
@@ -142,9 +142,9 @@ struct FusionCompletion {
     /// with lambda / 4 for the same reach in full-size pixels; NaN where the
     /// normalizer is at most `minimumWeight`.
     func halfResolutionFill(_ values: [Float], _ weights: [Float], _ p: CVEdgeAware.SmootherParameters,
-                            minimumWeight: Double = 1e-3) throws -> (values: [Float], weight: [Float]) {
+                            minimumWeight: Double = minimumFillWeight) throws -> (values: [Float], weight: [Float]) {
         var q = p
-        q.lambda = p.lambda / 4
+        q.lambda = p.lambda / Self.halfResolutionLambdaDivisor
         let result = try prepared.halfResolutionGuide(guide, sigmaColor: q.sigmaColor).fill(
             values: try FloatMaps.mat(values, halfSize), weights: try FloatMaps.mat(weights, halfSize), parameters: q,
             minimumWeight: minimumWeight)
@@ -166,9 +166,10 @@ struct FusionCompletion {
             guard w > 0 else { continue }
             weight[p] = w
             if ws > 0 && wd > 0 {
-                value[p] = exp((ws * log(max(sampleValue[p], 1e-6)) + wd * log(max(stereo[p], 1e-6))) / w)
+                value[p] = exp((ws * log(max(sampleValue[p], FusionConstants.logDomainFloor))
+                    + wd * log(max(stereo[p], FusionConstants.logDomainFloor))) / w)
             } else {
-                value[p] = max(ws > 0 ? sampleValue[p] : stereo[p], 1e-6)
+                value[p] = max(ws > 0 ? sampleValue[p] : stereo[p], FusionConstants.logDomainFloor)
             }
         }
         return try smooth(value, weight, smoother, logDomain: true)
@@ -177,95 +178,16 @@ struct FusionCompletion {
     /// The fill of the samples alone (log inverse depth).
     func fillSamples(sampleValue: [Float], sampleWeight: [Float],
                      smoother: CVEdgeAware.SmootherParameters) throws -> [Float] {
-        try smooth(sampleValue.map { max($0, 1e-6) }, sampleWeight, smoother, logDomain: true)
+        try smooth(sampleValue.map { max($0, FusionConstants.logDomainFloor) }, sampleWeight, smoother, logDomain: true)
     }
 
-    /// Holes more than `wideHoleDistance` px from any value (where neither
-    /// stereo nor samples reach: beyond the sensor's range outside the
-    /// tele's view) take a fill of the values around them at half
-    /// resolution (`smoothAtHalfResolution`), where the texture that stops
-    /// the full-size fill is averaged away but object boundaries still stop
-    /// it; the last-resort morphology would let the nearer surfaces win
-    /// there. Narrower holes and whatever this leaves empty are unchanged.
-    func fillWideHoles(_ inverse: [Float], smoother: CVEdgeAware.SmootherParameters) throws -> [Float] {
-        let n = inverse.count, w = size.width, h = size.height
-        var valid = [UInt8](repeating: 0, count: n)
-        for p in 0..<n where inverse[p].isFinite && inverse[p] > 0 { valid[p] = 255 }
-        // A pixel more than 2 px from any value has an empty 3x3
-        // neighbourhood: without one (scattered holes) there is nothing to do.
-        var anyWide = false
-        search: for y in 1..<max(1, h - 1) {
-            for x in 1..<max(1, w - 1) where valid[y * w + x] == 0 {
-                if valid[(y - 1) * w + x - 1] | valid[(y - 1) * w + x] | valid[(y - 1) * w + x + 1] | valid[y * w + x - 1]
-                    | valid[y * w + x + 1] | valid[(y + 1) * w + x - 1] | valid[(y + 1) * w + x] | valid[(y + 1) * w + x + 1] == 0 {
-                    anyWide = true
-                    break search
-                }
-            }
-        }
-        guard anyWide, valid.contains(255) else { return inverse }
-        let distance = FloatMaps.floats(try CVEdgeAware.distanceToNonzero(try FloatMaps.mat(bytes: valid, channels: 1, size)))
-        let wide = Float(Self.wideHoleDistance)
-        guard distance.contains(where: { $0 > wide }) else { return inverse }
-        let filled = try smoothAtHalfResolution(inverse.map { $0.isFinite && $0 > 0 ? $0 : 0 },
-                                                valid.map { $0 > 0 ? 1 : 0 }, smoother)
-        var out = inverse
-        for p in 0..<n where distance[p] > wide && filled[p] > 0 { out[p] = filled[p] }
-        return out
-    }
-
-    /// The distance from any value beyond which a hole is wide (`fillWideHoles`).
-    static let wideHoleDistance = 2.0
-
-    /// Pixels the edge-aware fills left empty: wide holes (where neither
-    /// stereo nor samples reach) first take `fillWideHoles` with
-    /// `wideHoleSmoother` (nil: skipped); the rest (walled in by strong
-    /// edges far from any sample) get the morphological fill's value.
-    func fillRemainingHoles(_ inverse: [Float], wideHoleSmoother: CVEdgeAware.SmootherParameters?) throws -> [Float] {
-        let inverse = try wideHoleSmoother.map { try fillWideHoles(inverse, smoother: $0) } ?? inverse
-        let w = size.width, h = size.height
-        var x0 = w, x1 = -1, y0 = h, y1 = -1
-        var lowest = Float.infinity
-        inverse.withUnsafeBufferPointer { inverse in
-            for y in 0..<h {
-                for x in 0..<w {
-                    let v = inverse[y * w + x]
-                    if v.isFinite && v > 0 {
-                        lowest = min(lowest, v)
-                    } else {
-                        x0 = min(x0, x); x1 = max(x1, x); y0 = min(y0, y); y1 = max(y1, y)
-                    }
-                }
-            }
-        }
-        guard x1 >= 0 else { return inverse }
-        let maxDepth = lowest.isFinite ? 1 / lowest : 0
-        // The holes are usually a few dozen pixels: the morphology runs on
-        // their bounding box grown by `holeMargin` (the reach of its 31-px
-        // dilations, repeated), not on the whole image.
-        let m = Self.holeMargin
-        let cx0 = max(0, x0 - m), cy0 = max(0, y0 - m), cw = min(w - 1, x1 + m) - cx0 + 1, ch = min(h - 1, y1 + m) - cy0 + 1
-        var crop = [Float](repeating: .nan, count: cw * ch)
-        for y in 0..<ch {
-            for x in 0..<cw {
-                let v = inverse[(y + cy0) * w + x + cx0]
-                if v.isFinite && v > 0 { crop[y * cw + x] = 1 / v }
-            }
-        }
-        let filled = FloatMaps.floats(try CVEdgeAware.morphologicalFill(
-            sparseDepth: try FloatMaps.mat(crop, PixelSize(width: cw, height: ch)), maxDepth: Double(max(maxDepth, 1))))
-        var out = inverse
-        for y in 0..<ch {
-            for x in 0..<cw {
-                let p = (y + cy0) * w + x + cx0, f = filled[y * cw + x]
-                if !(out[p].isFinite && out[p] > 0) { out[p] = f.isFinite && f > 0 ? 1 / f : .nan }
-            }
-        }
-        return out
-    }
-
-    /// Pixels around the holes' bounding box that the last-resort morphology sees.
-    static let holeMargin = 48
+    /// The 8-bit guide's levels: the depth channel spans them all.
+    static let guideLevels: Float = 255
+    /// Rec. 601 luma (OpenCV's RGB to grey) for the depth guide's luma channel.
+    static let lumaWeights: (r: Float, g: Float, b: Float) = (0.299, 0.587, 0.114)
+    /// The smoother's lambda weighs squared neighbour distances: on the
+    /// half-size grid a quarter of it reaches as far in full-size pixels.
+    static let halfResolutionLambdaDivisor = 4.0
 
     /// The smoothers blend near and far surfaces at depth discontinuities
     /// into "flying pixels" that belong to neither, and the fills put whole
@@ -282,15 +204,6 @@ struct FusionCompletion {
         var depth = depthMetres
         for p in depth.indices where confidence[p] != .high { depth[p] = relabelled[p] }
         return depth
-    }
-
-    /// IP-Basic-style morphological completion of the samples (no image
-    /// guidance), in inverse depth (NaN where it leaves a pixel empty).
-    static func morphological(_ samples: Raster, size: PixelSize) throws -> [Float] {
-        let sparse = samples.weight.indices.map { samples.weight[$0] > 0 ? 1 / samples.value[$0] : Float.nan }
-        let maxDepth = Double(sparse.lazy.filter(\.isFinite).max() ?? 10)
-        return FloatMaps.floats(try CVEdgeAware.morphologicalFill(sparseDepth: try FloatMaps.mat(sparse, size), maxDepth: maxDepth))
-            .map { $0.isFinite && $0 > 0 ? 1 / $0 : .nan }
     }
 
     /// Where the fills' normalizer FGS(w) is at most this, they leave the

@@ -36,12 +36,16 @@ public struct FusionOutcome: Sendable {
     /// Milliseconds spent resampling the inputs to the output grid.
     public var prepareMilliseconds: Double
 
+    /// A fused map is of high quality when at least this fraction of its
+    /// pixels has high confidence (are backed by consistent samples).
+    static let highQualityFraction = 0.1
+
     /// The fused map (metres, accuracy absolute), filtered or unfiltered.
     public func depthMap(filtered: Bool) throws -> DepthMap {
         let values = filtered ? result.filteredDepth : result.unfilteredDepth
         let highFraction = Double(result.confidence.lazy.filter { $0 == .high }.count) / Double(max(1, values.count))
         return try DepthMap(size: result.size, values: values, type: .depth, accuracy: .absolute, isFiltered: filtered,
-                            quality: highFraction >= 0.1 ? .high : .low, intrinsics: intrinsics, referenceCamera: "wide")
+                            quality: highFraction >= Self.highQualityFraction ? .high : .low, intrinsics: intrinsics, referenceCamera: "wide")
     }
 
     /// Confidence as values in [0, 1]: low 0, medium 0.5, high 1 (levels 0/1/2 in `ConfidenceMap`).

@@ -6,8 +6,15 @@ import DualcamGeometry
 /// colour image as guide (cv::ximgproc::guidedFilter), no stereo, no
 /// outlier handling. Used by `dualcam bench fuse` as the reference job.
 public enum GuidedFilterFill {
-    public static func fill(size: PixelSize, guideRGB: [UInt8], samples: [MetricSample], radius: Int = 8,
-                            eps: Double = 100) throws -> [Float] {
+    /// The yardstick's window radius (pixels; a 17x17 window) and
+    /// regularization (8-bit levels squared: colour steps below about
+    /// sqrt(eps) = 10 levels count as texture, not edges).
+    public static let defaultRadius = 8, defaultEps = 100.0
+    /// Where the mask's filtered weight is at most this, no sample reaches: NaN.
+    static let minimumWeight: Float = 1e-3
+
+    public static func fill(size: PixelSize, guideRGB: [UInt8], samples: [MetricSample], radius: Int = defaultRadius,
+                            eps: Double = defaultEps) throws -> [Float] {
         let n = size.width * size.height
         var value = [Float](repeating: 0, count: n), mask = [Float](repeating: 0, count: n)
         for s in samples {
@@ -20,6 +27,6 @@ public enum GuidedFilterFill {
                                                                        radius: radius, eps: eps))
         let denominator = FloatMaps.floats(try CVEdgeAware.guidedFilter(guide: guide, values: try FloatMaps.mat(mask, size),
                                                                          radius: radius, eps: eps))
-        return (0..<n).map { denominator[$0] > 1e-3 ? numerator[$0] / denominator[$0] : .nan }
+        return (0..<n).map { denominator[$0] > minimumWeight ? numerator[$0] / denominator[$0] : .nan }
     }
 }

@@ -30,10 +30,20 @@ import Foundation
 public struct LocalPlanes: Equatable, Sendable {
     /// Samples in the fitting disc on average (sets its radius from the sample density).
     public var expectedSamples = 36.0
+    /// The disc radius's bounds, pixels: room for the samples' spacing on
+    /// dense grids, and local planes however sparse the samples.
     public var radiusRange = 6.0...40.0
+    /// Node spacing, pixels: the planes vary slowly between nodes, and the
+    /// fits per node are most of the stage's time.
     public var step = 8
+    /// Samples within this fraction of the reference's 1/z at the node are
+    /// its surface: loose, since the fill there may itself be off.
     public var selectTolerance = 0.09
+    /// A node's plane applies to a pixel only within this fraction of the
+    /// reference there (a node across a depth edge fits the other surface).
     public var acceptTolerance = 0.03
+    /// A plane needs at least this many samples: three to span it, the
+    /// rest to show whether it fits.
     public var minimumSamples = 5
     /// A plane is kept when the weighted RMS residual is at most this many
     /// sample noise sigmas.
@@ -63,7 +73,7 @@ public struct LocalPlanes: Equatable, Sendable {
         let buckets = SampleGrid(samples, cell: cell, columns: columns, rows: rows, include: include)
         let nodeColumns = (w - 1) / step + 2, nodeRows = (h - 1) / step + 2
         let sx = samples.map(\.x), sy = samples.map(\.y), sv = samples.map { 1 / $0.depthMetres }
-        let sw = samples.map { max(0.05, $0.confidence) }
+        let sw = samples.map { max(FusionConstants.sampleConfidenceFloor, $0.confidence) }
         let r2 = radius * radius, inverseR2 = 1 / r2
         let residualLimit = maximumResidualSigmas * sampleNoiseMetres
         // Nodes are independent: two halves of the node rows on two threads,
@@ -94,7 +104,7 @@ public struct LocalPlanes: Equatable, Sendable {
                 guard picked.count >= minimumSamples,
                       let first = Self.solve(picked, weight, x0, y0, sx, sy, sv) else { continue }
                 // One Cauchy reweighting at 3 noise sigmas (sigma_v = noise v^2).
-                let scale = 1 / (3 * sampleNoiseMetres * first.c0 * first.c0)
+                let scale = 1 / (Self.cauchyNoiseSigmas * sampleNoiseMetres * first.c0 * first.c0)
                 for k in picked.indices {
                     let i = picked[k]
                     let u = (sv[i] - first.value(dx: sx[i] - x0, dy: sy[i] - y0)) * scale
@@ -139,7 +149,7 @@ public struct LocalPlanes: Equatable, Sendable {
                             guard let plane = corners[corner] else { continue }
                             let v = plane.value(dx: Double(x - (tx + (corner & 1)) * step), dy: Double(y - (ty + (corner >> 1)) * step))
                             guard abs(v - r0) <= accept * r0 else { continue }
-                            let b = (corner & 1 == 0 ? 1 - fx : fx) * (corner >> 1 == 0 ? 1 - fy : fy) + 1e-3
+                            let b = (corner & 1 == 0 ? 1 - fx : fx) * (corner >> 1 == 0 ? 1 - fy : fy) + Self.cornerWeightFloor
                             sum += b * v
                             total += b
                         }
@@ -157,7 +167,18 @@ public struct LocalPlanes: Equatable, Sendable {
 
     /// Weighted least squares of v = c0 + cx dx + cy dy (3x3 normal
     /// equations by Cramer's rule); nil when the samples do not span a plane
-    /// (normalized determinant below 1e-6: collinear or too few).
+    /// (normalized determinant below `minimumConditioning`: collinear or too few).
+    /// The Cauchy reweighting's scale, in sample noise sigmas: residuals
+    /// beyond it count as another surface, not noise.
+    static let cauchyNoiseSigmas = 3.0
+    /// Every corner plane that agrees with the reference keeps at least this
+    /// bilinear weight, so a pixel at a corner still averages over the
+    /// planes that apply rather than taking one.
+    static let cornerWeightFloor = 1e-3
+    /// A plane fit whose determinant, relative to the product of the normal
+    /// matrix's diagonal, is below this has collinear samples.
+    static let minimumConditioning = 1e-6
+
     private static func solve(_ picked: [Int], _ weight: [Double], _ x0: Double, _ y0: Double,
                               _ sx: [Double], _ sy: [Double], _ sv: [Double]) -> Plane? {
         var a00 = 0.0, a01 = 0.0, a02 = 0.0, a11 = 0.0, a12 = 0.0, a22 = 0.0, b0 = 0.0, b1 = 0.0, b2 = 0.0
@@ -170,7 +191,7 @@ public struct LocalPlanes: Equatable, Sendable {
         }
         let det = a00 * (a11 * a22 - a12 * a12) - a01 * (a01 * a22 - a12 * a02) + a02 * (a01 * a12 - a11 * a02)
         // Scale-free conditioning: det relative to the product of the diagonal.
-        guard a00 > 0, det > 1e-6 * a00 * a11 * a22 else { return nil }
+        guard a00 > 0, det > Self.minimumConditioning * a00 * a11 * a22 else { return nil }
         let c0 = (b0 * (a11 * a22 - a12 * a12) - a01 * (b1 * a22 - a12 * b2) + a02 * (b1 * a12 - a11 * b2)) / det
         let cx = (a00 * (b1 * a22 - a12 * b2) - b0 * (a01 * a22 - a12 * a02) + a02 * (a01 * b2 - b1 * a02)) / det
         let cy = (a00 * (a11 * b2 - b1 * a12) - a01 * (a01 * b2 - b1 * a02) + b0 * (a01 * a12 - a11 * a02)) / det

@@ -22,9 +22,9 @@ import Foundation
 /// mean 1/z), a plane v = a X + b Y + c (X, Y: half-resolution pixels about
 /// the image centre over the half width) is fitted by least squares over the
 /// (2k + 1)^2 window around every block within `nearFactor` k of an
-/// unsupported one, k = max(4, `windowFactor` R) half-resolution px, from box
-/// sums of the moments (`PlaneMoments`), when at least half the window is
-/// supported. Its weight: the supported fraction times
+/// unsupported one, k = max(`minimumWindowRadius`, `windowFactor` R) half-resolution px, from box
+/// sums of the moments (`PlaneMoments`), when at least `minimumCoverage` of
+/// the window is supported. Its weight: the supported fraction times
 /// exp(-(rms / (`planeTolerance` v))^2), so windows over a crease, an edge or
 /// a curved surface count little. a, b and c spread by normalized Gaussian
 /// convolution, G(w a) / G(w) with sigma `spreadFactor` k, and every
@@ -36,14 +36,29 @@ import Foundation
 /// grouping the planes into surfaces and taking the nearest that reaches a
 /// pixel, which one badly sloped plane spoils.)
 public struct PlaneExtrapolation: Equatable, Sendable {
+    /// Gaps narrower than this (pixels) are the fills' to close, however dense the samples.
     public var minimumReach = 8.0
+    /// Beyond two sample spacings no sample is near enough for the fills to carry its surface.
     public var spacingFactor = 2.0
+    /// A pixel next to a stereo value is measured.
     public var stereoReach = 1.0
+    /// Plane windows as wide as the reach see the supported surface beside the gap.
     public var windowFactor = 1.0
+    /// Planes are fitted only this many windows from an unsupported block: nothing farther uses them.
     public var nearFactor = 2.5
+    /// The spread's Gaussian sigma, in windows: neighbouring planes blend rather than meet at seams.
     public var spreadFactor = 0.6
+    /// A window's RMS residual (relative to 1/z) at this scale or below marks it as a plane.
     public var planeTolerance = 0.003
+    /// Below this spread weight no plane reaches the pixel: it keeps the filled value.
     public var minimumWeight: Float = 1e-20
+
+    /// Plane windows reach at least this many half-resolution pixels: a
+    /// 9x9 window, enough cells for a plane however dense the samples.
+    static let minimumWindowRadius = 4
+    /// A window's plane counts only when at least this fraction of it is
+    /// supported: less, and it describes the window's edge, not its surface.
+    static let minimumCoverage = 0.5
 
     public init() {}
 
@@ -91,7 +106,7 @@ public struct PlaneExtrapolation: Equatable, Sendable {
                 if holes == 0, empty == 0, count > 0 { value[q] = sum / Double(count); supported[q] = 1 }
             }
         }
-        let k = max(4, Int((windowFactor * reach).rounded()))
+        let k = max(Self.minimumWindowRadius, Int((windowFactor * reach).rounded()))
         let moments = PlaneMoments(value: value, mask: supported, width: hw, height: hh)
         let nodes = planes(moments, supported: supported, near: Self.within(Int((nearFactor * Double(k)).rounded()), of: hole, width: hw, height: hh), k: k)
         guard !nodes.isEmpty else { return inverse }
@@ -144,7 +159,7 @@ public struct PlaneExtrapolation: Equatable, Sendable {
         var nodes: [Node] = []
         for y in 0..<hh {
             for x in 0..<hw where near[y * hw + x] {
-                guard let fit = moments.plane(x0: x - k, y0: y - k, x1: x + k, y1: y + k), fit.count >= 0.5 * full else { continue }
+                guard let fit = moments.plane(x0: x - k, y0: y - k, x1: x + k, y1: y + k), fit.count >= Self.minimumCoverage * full else { continue }
                 let v = fit.a * moments.X(x) + fit.b * moments.Y(y) + fit.c
                 guard v > 0 else { continue }
                 let e = fit.rms / (planeTolerance * v)

@@ -3,6 +3,14 @@ import Foundation
 /// Box sums of the moments of masked values on a grid (integral images, in
 /// Double), for least-squares planes v = a X + b Y + c over any rectangle.
 struct PlaneMoments {
+    /// A window's plane needs at least this many supported cells: with
+    /// fewer, a plane through them follows their noise.
+    static let minimumCount = 12.0
+    /// A plane's centred normal matrix is singular (cells on a line) below
+    /// this determinant relative to the product of its diagonal.
+    static let minimumConditioning = 1e-12
+    /// Floor of that product, so that a window with no spread at all fails.
+    static let minimumSpread = 1e-30
     let width: Int, height: Int
     /// Integral images of 1, X, Y, XX, XY, YY, v, Xv, Yv, vv over the mask, (width + 1) x (height + 1).
     private var sums: [[Double]]
@@ -46,13 +54,13 @@ struct PlaneMoments {
         }
         let n = box(0), sx = box(1), sy = box(2), sxx = box(3), sxy = box(4), syy = box(5)
         let sv = box(6), sxv = box(7), syv = box(8), svv = box(9)
-        guard n >= 12 else { return nil }
+        guard n >= Self.minimumCount else { return nil }
         // Centred moments (about the mean point) keep the 3x3 system well conditioned.
         let mx = sx / n, my = sy / n, mv = sv / n
         let cxx = sxx / n - mx * mx, cxy = sxy / n - mx * my, cyy = syy / n - my * my
         let cxv = sxv / n - mx * mv, cyv = syv / n - my * mv, cvv = svv / n - mv * mv
         let det = cxx * cyy - cxy * cxy
-        guard det > 1e-12 * max(1e-30, cxx * cyy) else { return nil }
+        guard det > Self.minimumConditioning * max(Self.minimumSpread, cxx * cyy) else { return nil }
         let a = (cxv * cyy - cyv * cxy) / det, b = (cyv * cxx - cxv * cxy) / det
         let c = mv - a * mx - b * my
         let residual = cvv - a * cxv - b * cyv

@@ -26,8 +26,14 @@ public struct SampleNoise: Equatable, Sendable {
 
     public func sigmaMetres(depth z: Double) -> Double { absoluteMetres + relative * z }
 
+    /// Depth bins of the noise-versus-depth line: enough to see a trend,
+    /// few enough that each holds many residuals.
     static let maximumBins = 8
+    /// Residuals per bin at least: fewer make the bin's median a poor sigma.
     static let minimumPerBin = 30
+    /// The line's normal equations are singular (all bins at one depth)
+    /// below this relative determinant: the mean sigma is kept, no slope.
+    static let minimumConditioning = 1e-12
 
     static func estimate(depthsMetres: [Double], residualMetres: [Double], fallback: SampleNoise) -> SampleNoise {
         var pairs = zip(depthsMetres, residualMetres).filter { $0.0.isFinite && $0.1.isFinite }
@@ -37,14 +43,14 @@ public struct SampleNoise: Equatable, Sendable {
         var points: [(z: Double, sigma: Double)] = []
         for b in 0..<bins {
             let slice = pairs[(b * pairs.count / bins)..<((b + 1) * pairs.count / bins)]
-            points.append((ScaleShiftFitter.median(slice.map(\.0)), 1.4826 * ScaleShiftFitter.median(slice.map(\.1))))
+            points.append((ScaleShiftFitter.median(slice.map(\.0)), FusionConstants.madToSigma * ScaleShiftFitter.median(slice.map(\.1))))
         }
         let n = Double(points.count)
         let sz = points.reduce(0) { $0 + $1.z }, ss = points.reduce(0) { $0 + $1.sigma }
         let szz = points.reduce(0) { $0 + $1.z * $1.z }, szs = points.reduce(0) { $0 + $1.z * $1.sigma }
         let det = n * szz - sz * sz
         var a = ss / n, b = 0.0
-        if det > 1e-12 * max(1, n * szz) {
+        if det > Self.minimumConditioning * max(1, n * szz) {
             let fa = (szz * ss - sz * szs) / det, fb = (n * szs - sz * ss) / det
             if fa >= 0 && fb >= 0 {
                 (a, b) = (fa, fb)

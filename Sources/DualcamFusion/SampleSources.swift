@@ -28,6 +28,8 @@ public struct LoadedSamples: Sendable {
 /// the camera are dropped and counted; nothing left is an error. At most
 /// `InputLimits.maxSamples` samples are read.
 public enum SampleSources {
+    /// Sparse depth PNGs hold uint16 millimetres (above): metres = value / this.
+    static let millimetresPerMetre: Float = 1000
     public static func load(_ url: URL, wideSize: PixelSize, rig: Rig) throws -> LoadedSamples {
         let ext = url.pathExtension.lowercased()
         var dropped: [String: Int] = [:]
@@ -114,7 +116,7 @@ public enum SampleSources {
             guard image.element == .uint16 else {
                 throw DualcamError.format(path: url.path, reason: "a sparse depth PNG must be 16-bit millimetres, got \(image.element)")
             }
-            metres = try image.pixels(as: UInt16.self).map { $0 == 0 ? .nan : Float($0) / 1000 }
+            metres = try image.pixels(as: UInt16.self).map { $0 == 0 ? .nan : Float($0) / Self.millimetresPerMetre }
         } else {
             metres = try image.converted(to: .float32).pixels(as: Float.self)
         }

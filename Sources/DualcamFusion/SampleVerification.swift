@@ -21,11 +21,20 @@ import Foundation
 /// max(3 noise v^2, planeTolerance v) for v = 1/z; otherwise it is only
 /// unverified (used for the fill, never for high confidence).
 public struct SampleVerifier: Equatable, Sendable {
+    /// Neighbour radius, pixels: on the 320x240 grid fed from 640x480
+    /// samples (8 % of the pixels) its disc holds about four samples.
     public var radius = 4.0
+    /// Relative room for the samples' noise between two of one surface.
     public var relativeTolerance = 0.02
+    /// The slope allowance assumes surfaces at least this far (metres); a
+    /// smaller value allows steeper slopes and lets more pairs agree.
     public var minimumPlaneDistance = 1.0
+    /// Supporters needed to verify: one neighbour may agree by chance.
     public var verifiedSupport = 2
+    /// The plane test's radius, pixels: larger than `radius`, so that a
+    /// trimmed plane has enough points.
     public var planeRadius = 6.0
+    /// The plane test's relative tolerance (`DepthFusion.Options.highTolerance`'s scale).
     public var planeTolerance = 0.01
     /// The samples' depth noise sigma, metres.
     public var noiseMetres = 0.01
@@ -45,11 +54,20 @@ public struct SampleVerifier: Equatable, Sendable {
     /// the samples the neighbour test did not verify).
     public func verifyWithResiduals(_ samples: [MetricSample], size: PixelSize, excluded: [Bool]? = nil)
         -> (verdicts: [SampleVerdict], residualMetres: [Double]) {
-        let n = samples.count
         // Coordinates and inverse depths as flat arrays, read through unsafe
         // buffers in the neighbour loops below (per neighbour, array accesses
         // cost bounds checks and reference counting: most of the verifier's time).
         let xs = samples.map(\.x), ys = samples.map(\.y), inverse = samples.map { 1 / $0.depthMetres }
+        let verdicts = neighbourTest(samples, xs: xs, ys: ys, inverse: inverse, size: size, excluded: excluded)
+        return planeTest(samples, xs: xs, ys: ys, inverse: inverse, verdicts: verdicts, size: size)
+    }
+
+    /// The neighbour test: verified with at least `verifiedSupport`
+    /// supporters, an outlier with neighbours but no supporter (or
+    /// `excluded`), unverified otherwise.
+    func neighbourTest(_ samples: [MetricSample], xs: [Double], ys: [Double], inverse: [Double], size: PixelSize,
+                       excluded: [Bool]?) -> [SampleVerdict] {
+        let n = samples.count
         let cell = max(1, Int(radius.rounded(.up)))
         let columns = size.width / cell + 1, rows = size.height / cell + 1
         let buckets = SampleGrid(samples, cell: cell, columns: columns, rows: rows) { !(excluded?[$0] ?? false) }
@@ -86,7 +104,7 @@ public struct SampleVerifier: Equatable, Sendable {
             }
             if support >= verifiedSupport {
                 verdicts[i] = .verified
-            } else if neighbours >= 2 && support == 0 {
+            } else if neighbours >= Self.outlierNeighbours && support == 0 {
                 verdicts[i] = .outlier
             }
         }
@@ -96,7 +114,15 @@ public struct SampleVerifier: Equatable, Sendable {
         }
         }
         }
-        // Plane check of the verified samples against the non-outliers around them.
+        return verdicts
+    }
+
+    /// The plane test of the verified samples against the non-outliers
+    /// around them: a verified sample off its neighbours' plane becomes
+    /// unverified. Also the residuals in metres (NaN where no plane was checked).
+    func planeTest(_ samples: [MetricSample], xs: [Double], ys: [Double], inverse: [Double], verdicts: [SampleVerdict],
+                   size: PixelSize) -> (verdicts: [SampleVerdict], residualMetres: [Double]) {
+        let n = samples.count
         let planeCell = max(1, Int(planeRadius.rounded(.up)))
         let pc = size.width / planeCell + 1, pr = size.height / planeCell + 1
         let planeBuckets = SampleGrid(samples, cell: planeCell, columns: pc, rows: pr) { verdicts[$0] != .outlier }
@@ -134,7 +160,7 @@ public struct SampleVerifier: Equatable, Sendable {
                 }
             }
             let v = inverse[i]
-            let tolerance = max(3 * noiseMetres * v * v, planeTolerance * v)
+            let tolerance = max(Self.planeNoiseSigmas * noiseMetres * v * v, planeTolerance * v)
             guard let predicted = Self.planeValue(UnsafeBufferPointer(rebasing: points[0..<count]), scratch: &scratch) else {
                 checked[i] = .unverified
                 continue
@@ -151,6 +177,21 @@ public struct SampleVerifier: Equatable, Sendable {
         }
         return (checked, residualMetres)
     }
+
+    /// A sample with at least this many neighbours and no supporter is an
+    /// outlier: one disagreeing neighbour may itself be the outlier.
+    static let outlierNeighbours = 2
+    /// The plane test's tolerance allows this many sample noise sigmas.
+    static let planeNoiseSigmas = 3.0
+    /// A plane is fitted to at least this many points: one more than it
+    /// has parameters, so that a point off the plane shows.
+    static let minimumPlanePoints = 4
+    /// The plane's normal equations are singular (points on a line) below
+    /// this determinant relative to n sxx syy.
+    static let planeConditioning = 1e-9
+    /// Up to this many residuals are sorted by insertion: a few dozen
+    /// values, where the standard library's sort costs more than the fits.
+    static let insertionSortLimit = 48
 
     /// The value at (0, 0) of the least-squares plane a + b x + c y through
     /// `points` (x, y, value), refitted once without the worst quarter; nil
@@ -177,7 +218,7 @@ public struct SampleVerifier: Equatable, Sendable {
     }
 
     static func planeValue(_ points: UnsafeBufferPointer<(Double, Double, Double)>, scratch: inout PlaneScratch) -> Double? {
-        guard points.count >= 4 else { return nil }
+        guard points.count >= minimumPlanePoints else { return nil }
         let residuals = scratch.residuals
         // Normal equations [n sx sy; sx sxx sxy; sy sxy syy] [a b c] = [sv sxv syv]
         // over the points with residual <= cut, solved by Cramer's rule.
@@ -189,13 +230,13 @@ public struct SampleVerifier: Equatable, Sendable {
                 sxx += x * x; sxy += x * y; syy += y * y; sx += x; sy += y; n += 1
                 sv += v; sxv += x * v; syv += y * v
             }
-            guard n >= 4 || cut == nil else { return nil }
+            guard n >= Double(minimumPlanePoints) || cut == nil else { return nil }
             func det(_ a: Double, _ b: Double, _ c: Double, _ d: Double, _ e: Double, _ f: Double,
                      _ g: Double, _ h: Double, _ i: Double) -> Double {
                 a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
             }
             let d = det(n, sx, sy, sx, sxx, sxy, sy, sxy, syy)
-            guard abs(d) > 1e-9 * max(1, n * sxx * syy) else { return nil }
+            guard abs(d) > planeConditioning * max(1, n * sxx * syy) else { return nil }
             let a = det(sv, sx, sy, sxv, sxx, sxy, syv, sxy, syy) / d
             let b = det(n, sv, sy, sx, sxv, sxy, sy, syv, syy) / d
             let c = det(n, sx, sv, sx, sxx, sxv, sy, sxy, syv) / d
@@ -209,9 +250,8 @@ public struct SampleVerifier: Equatable, Sendable {
         }
         var sorted = UnsafeMutableBufferPointer(rebasing: scratch.sorted[0..<points.count])
         _ = sorted.initialize(from: UnsafeBufferPointer(rebasing: residuals[0..<points.count]))
-        // Insertion sort: a few dozen finite values at most, where the
-        // standard library's sort costs more than the plane fits.
-        if points.count <= 48 {
+        // Insertion sort for short lists (`insertionSortLimit`).
+        if points.count <= insertionSortLimit {
             for k in 1..<points.count {
                 let r = sorted[k]
                 var m = k
@@ -269,9 +309,9 @@ extension SampleVerifier {
     /// sparser samples (`adapted`).
     public static let expectedNeighbours = 4.0
     /// The adapted neighbour radius is at most this many times `radius`:
-    /// farther apart, the slope allowance lets almost anything agree (a
-    /// 24x24 grid on Aloe's 320x277 grid, 13 px apart: verifying from 14 px
-    /// took the fused AbsRel from 3.79 to 3.95 %, 12 px to 3.99 %).
+    /// farther apart, the slope allowance lets almost anything agree, and a
+    /// grid of samples about one radius apart loses accuracy with either a
+    /// larger or a smaller bound (docs/fusion.md, "Figures behind the defaults").
     public static let maximumRadiusGrowth = 2.5
 
     /// The test for `samplesPerPixel` samples per output pixel: the neighbour
@@ -279,8 +319,8 @@ extension SampleVerifier {
     /// `expectedNeighbours` samples on average, sqrt(k / (pi rho)); the plane
     /// radius grows by the same factor. (The radii were set for the 320x240
     /// grid fed from 640x480 samples, 8 % per pixel; at a native 1280x960 grid
-    /// 2 % per pixel left most samples without the two neighbours needed:
-    /// Aloe 1282x1110 verified 1524 of 27631.)
+    /// the set radii left most samples without the two neighbours needed;
+    /// docs/fusion.md.)
     public func adapted(samplesPerPixel rho: Double) -> SampleVerifier {
         guard rho > 0, rho.isFinite else { return self }
         let needed = min(Self.maximumRadiusGrowth * radius, (Self.expectedNeighbours / (Double.pi * rho)).squareRoot())

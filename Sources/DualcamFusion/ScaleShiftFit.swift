@@ -47,6 +47,11 @@ public struct ScaleShiftFit: Equatable, Sendable {
 /// stereo outliers near edges and by LiDAR mixed-pixel returns; the biweight
 /// gives them zero weight.
 public enum ScaleShiftFitter {
+    /// IRLS stops when a step moves (s, t) by less than this relative to
+    /// their size: far below any effect on the output.
+    static let convergence = 1e-9
+    /// Keeps that test meaningful when s and t are both zero.
+    static let convergenceFloor = 1e-12
     public struct Options: Equatable, Sendable {
         /// Tukey's tuning constant, in robust sigmas (4.685 gives 95 % efficiency on Gaussian noise).
         public var tukeyConstant = 4.685
@@ -86,7 +91,7 @@ public enum ScaleShiftFitter {
                         r[i] = (s * a[i] + t - b[i]) / b[i]
                         q[i] = abs(r[i])
                     }
-                    sigma = max(options.minimumSigma, 1.4826 * medianInPlace(q))
+                    sigma = max(options.minimumSigma, FusionConstants.madToSigma * medianInPlace(q))
                 }
             }
             let c = options.tukeyConstant * sigma
@@ -97,7 +102,7 @@ public enum ScaleShiftFitter {
             guard let next = try? solve(a, b, weights) else { break }
             let change = abs(next[0] - x[0]) + abs(next[1] - x[1])
             x = next
-            if change < 1e-9 * (abs(x[0]) + abs(x[1]) + 1e-12) { break }
+            if change < Self.convergence * (abs(x[0]) + abs(x[1]) + Self.convergenceFloor) { break }
         }
         // Trimmed refit on the inliers of the robust solution.
         let threshold = options.inlierSigmas * sigma

@@ -8,11 +8,12 @@ struct StereoAlignment {
     let gross: [Bool]
 
     /// `stereo`: relative inverse depth per pixel (NaN = missing); `pixels`:
-    /// each sample's row-major pixel. Sample weights: their confidence, at least 0.05.
+    /// each sample's row-major pixel. Sample weights: their confidence, at least
+    /// `FusionConstants.sampleConfidenceFloor`.
     init(stereo: [Float], samples: [MetricSample], pixels: [Int], options: ScaleShiftFitter.Options) throws {
         let pairs = samples.indices.map { i in
             InverseDepthPair(relative: Double(stereo[pixels[i]]), inverseDepth: 1 / samples[i].depthMetres,
-                             weight: max(0.05, samples[i].confidence))
+                             weight: max(FusionConstants.sampleConfidenceFloor, samples[i].confidence))
         }
         let fit = try ScaleShiftFitter.fit(pairs, options: options)
         self.fit = fit

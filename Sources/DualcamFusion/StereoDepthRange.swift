@@ -61,10 +61,14 @@ public struct StereoDepthRange: Equatable, Sendable {
         }
     }
 
-    /// `value` rounded down to 3 significant digits.
+    /// Reported depth bounds keep this many significant digits: readable,
+    /// and far finer than the margin.
+    static let significantDigits = 3.0
+
+    /// `value` rounded down to `significantDigits` significant digits.
     static func roundedDown(_ value: Double) -> Double {
         guard value.isFinite, value > 0 else { return value }
-        let scale = pow(10, 2 - floor(log10(value)))
+        let scale = pow(10, (significantDigits - 1) - floor(log10(value)))
         return floor(value * scale) / scale
     }
 }

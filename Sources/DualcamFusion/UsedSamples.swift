@@ -13,6 +13,10 @@ struct UsedSamples {
     /// (a match at the image border with almost no disparity: 1e5 m) would
     /// flatten the depth guide's scale.
     let inverseRange: ClosedRange<Float>
+    /// `inverseRange` reaches this factor below the smallest used 1/z and
+    /// `rangeAbove` times the largest: a margin of a factor 2 in depth
+    /// either way for what the samples miss.
+    static let rangeBelow: Float = 0.5, rangeAbove: Float = 2
     /// How many samples are used.
     let count: Int
 
@@ -20,7 +24,7 @@ struct UsedSamples {
         all = Raster(samples: samples, pixels: pixels, count: count) { verdicts[$0] != .outlier }
         fitted = Raster(samples: samples, pixels: pixels, count: count) { verdicts[$0] != .outlier && !(gross?[$0] ?? false) }
         let used = samples.indices.filter { verdicts[$0] != .outlier }.map { Float(1 / samples[$0].depthMetres) }
-        let lowest = 0.5 * (used.min() ?? 0), highest = 2 * (used.max() ?? .infinity)
+        let lowest = Self.rangeBelow * (used.min() ?? 0), highest = Self.rangeAbove * (used.max() ?? .infinity)
         inverseRange = lowest...max(lowest, highest)
         self.count = used.count
     }
@@ -46,7 +50,7 @@ struct Raster {
         value = [Float](repeating: 0, count: count)
         weight = [Float](repeating: 0, count: count)
         for i in samples.indices where include(i) {
-            let w = Float(max(0.05, samples[i].confidence))
+            let w = Float(max(FusionConstants.sampleConfidenceFloor, samples[i].confidence))
             weight[pixels[i]] += w
             value[pixels[i]] += w * Float(1 / samples[i].depthMetres)
         }

@@ -37,30 +37,54 @@ public enum OpenCVStereoBaseline: String, CaseIterable, Sendable {
         }
     }
 
+    // The baselines are OpenCV as its users meet it: the settings of its
+    // samples/cpp/stereo_match.cpp (and the WLS filter tutorial's lambda and
+    // sigma), so that the comparison is with stock OpenCV.
+    /// SGBM's block size: our matcher's default (`StereoDepthOptions.blockSize`),
+    /// so that both compare the same windows.
+    static let sgbmBlockSize = 5
+    /// SGBM's smoothness penalties per channel and block pixel, for
+    /// disparity changes of 1 and of more (P2 > P1: jumps cost more).
+    static let sgbmP1 = 8, sgbmP2 = 32
+    static let sgbmPreFilterCap = 63, sgbmUniqueness = 10
+    /// BM's block size, prefilter cap, texture threshold and uniqueness.
+    static let bmBlockSize = 9, bmPreFilterCap = 31, bmTextureThreshold = 10, bmUniqueness = 15
+    /// Both matchers' speckle filter (region size, disparity range) and left-right check (pixels).
+    static let speckleWindow = 100, speckleRange = 32, leftRightMaxDifference = 1
+    /// The WLS filter's regularization and colour sigma (OpenCV's disparity filtering tutorial).
+    public static let wlsLambda = 8000.0, wlsSigma = 1.5
+
     /// The matcher settings for `channels`-channel images.
     public func matcher(minDisparity: Int, numDisparities: Int, channels: Int) -> CVOpenCVMatcher {
         switch self {
         case .sgbm, .sgbmWLS:
-            let b = 5
+            let b = Self.sgbmBlockSize
             var m = CVOpenCVMatcher.sgbm(
-                minDisparity: minDisparity, numDisparities: numDisparities, blockSize: b, p1: 8 * channels * b * b,
-                p2: 32 * channels * b * b, disp12MaxDiff: 1, preFilterCap: 63, uniqueness: 10, speckleWindow: 100,
-                speckleRange: 32, mode: .sgbm3Way)
-            if self == .sgbmWLS { m.wls = (lambda: 8000, sigma: 1.5) }
+                minDisparity: minDisparity, numDisparities: numDisparities, blockSize: b, p1: Self.sgbmP1 * channels * b * b,
+                p2: Self.sgbmP2 * channels * b * b, disp12MaxDiff: Self.leftRightMaxDifference, preFilterCap: Self.sgbmPreFilterCap,
+                uniqueness: Self.sgbmUniqueness, speckleWindow: Self.speckleWindow, speckleRange: Self.speckleRange, mode: .sgbm3Way)
+            if self == .sgbmWLS { m.wls = (lambda: Self.wlsLambda, sigma: Self.wlsSigma) }
             return m
         case .bm:
-            var m = CVOpenCVMatcher(algorithm: .bm, minDisparity: minDisparity, numDisparities: numDisparities, blockSize: 9)
-            (m.preFilterCap, m.textureThreshold, m.uniqueness) = (31, 10, 15)
-            (m.speckleWindow, m.speckleRange, m.disp12MaxDiff) = (100, 32, 1)
+            var m = CVOpenCVMatcher(algorithm: .bm, minDisparity: minDisparity, numDisparities: numDisparities,
+                                    blockSize: Self.bmBlockSize)
+            (m.preFilterCap, m.textureThreshold, m.uniqueness) = (Self.bmPreFilterCap, Self.bmTextureThreshold, Self.bmUniqueness)
+            (m.speckleWindow, m.speckleRange, m.disp12MaxDiff) = (Self.speckleWindow, Self.speckleRange, Self.leftRightMaxDifference)
             return m
         }
     }
+
+    /// The baselines' search is at most this many disparities and starts
+    /// within this offset of zero: sanity bounds on what OpenCV is asked
+    /// for (its cost volume grows with the count).
+    static let maximumDisparities = 1024, maximumDisparityOffset = 4096
 
     /// The left view's disparity (row-major, pixels, NaN = no match) of a
     /// rectified pair of equal size, searching `minDisparity` ..<
     /// `minDisparity + numDisparities` (a positive multiple of 16, at most 1024).
     public func disparity(left: Image, right: Image, minDisparity: Int = 0, numDisparities: Int) throws -> [Float] {
-        guard numDisparities > 0, numDisparities % 16 == 0, numDisparities <= 1024, abs(minDisparity) <= 4096 else {
+        guard numDisparities > 0, numDisparities % StereoDepthOptions.disparityGranularity == 0,
+              numDisparities <= Self.maximumDisparities, abs(minDisparity) <= Self.maximumDisparityOffset else {
             throw DualcamError.invalidValue(
                 name: "disparity search \(minDisparity) + \(numDisparities)", reason: "expected a positive multiple of 16 up to 1024 disparities")
         }

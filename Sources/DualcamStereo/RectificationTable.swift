@@ -55,10 +55,15 @@ public struct RectificationTable: @unchecked Sendable {
         try table.apply(grey, interpolation: .linear, border: .zero)
     }
 
+    /// Where a rectified pixel has no source (behind the camera, or the
+    /// model cannot distort it), the maps point here: far outside any
+    /// image, so the remap leaves the pixel black and the valid mask empty.
+    static let outsideCoordinate: Float = -1000
+
     /// Maps for distortion models OpenCV lacks, row bands in parallel.
     static func genericMaps(model: CameraModel, rotation: Rotation, rectified: Intrinsics) throws -> (x: CVMat, y: CVMat) {
         let (w, h) = (rectified.referenceSize.width, rectified.referenceSize.height)
-        var xs = [Float](repeating: -1000, count: w * h), ys = xs
+        var xs = [Float](repeating: Self.outsideCoordinate, count: w * h), ys = xs
         let back = rotation.inverse
         let k = model.intrinsics
         xs.withUnsafeMutableBufferPointer { xOut in
@@ -87,6 +92,12 @@ public struct RectificationTable: @unchecked Sendable {
 }
 
 extension Image {
+    /// 65535 / 255: uint16 levels to 8-bit ones.
+    static let sixteenToEightBit = 1.0 / 257
+    /// Float images whose values stay at or below this are in [0, 1] (with
+    /// headroom for overshoot) and are scaled by 255; others are 8-bit levels already.
+    static let unitRangeTop: Float = 1.5
+
     /// 8-bit grey copy as an OpenCV matrix (uint16 scaled by 1/257, float by 255 when in [0, 1]).
     func greyCVMat() throws -> CVMat {
         try ImageOps.convertToGray(eightBit()).makeCVMat()
@@ -96,11 +107,11 @@ extension Image {
     func eightBit() throws -> Image {
         switch element {
         case .uint8: return self
-        case .uint16: return converted(to: .uint8, scale: 1.0 / 257)
+        case .uint16: return converted(to: .uint8, scale: Self.sixteenToEightBit)
         default:
             let values = try pixels(as: Float.self)
             let top = values.lazy.filter(\.isFinite).max() ?? 0
-            return converted(to: .uint8, scale: top <= 1.5 ? 255 : 1)
+            return converted(to: .uint8, scale: top <= Self.unitRangeTop ? 255 : 1)
         }
     }
 }

@@ -14,6 +14,9 @@ import DualcamSupport
 /// follows from the rectified one: with ray_rect = K_rect^-1 [r 1] and
 /// ray_ref = R^T ray_rect, Z_ref = Z_rect ray_ref.z (`depthFactor`).
 public struct ReferenceAlignment: Sendable {
+    /// The rectified position of a pixel whose ray points behind the
+    /// rectified camera: far outside the rectified image, so it is not covered.
+    static let behindCamera = -1e9
     public let reference: FrameName
     /// The reference intrinsics at the output size.
     public let outputIntrinsics: Intrinsics
@@ -62,8 +65,8 @@ public struct ReferenceAlignment: Sendable {
                 let ideal = try model.distortion.undistortPixel(Vector2(grid[2 * i], grid[2 * i + 1]), intrinsics: k)
                 let n = k.normalized(fromPixel: ideal)
                 let p = h3 * Vector3(n.x, n.y, 1)
-                positions[2 * i] = p.z > 0 ? p.x / p.z : -1e9
-                positions[2 * i + 1] = p.z > 0 ? p.y / p.z : -1e9
+                positions[2 * i] = p.z > 0 ? p.x / p.z : Self.behindCamera
+                positions[2 * i + 1] = p.z > 0 ? p.y / p.z : Self.behindCamera
             }
         }
         let (rw, rh) = (rect.referenceSize.width, rect.referenceSize.height)

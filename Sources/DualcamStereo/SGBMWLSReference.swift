@@ -8,7 +8,8 @@ extension StereoDepthEstimator {
     /// guided by the rectified reference image; no refinement, no
     /// occlusion-aware fill (values below the search take the nearest value). Returned as a filtered result with confidence 1
     /// where a value exists. Used by tests and `dualcam bench depth` to compare.
-    public func estimateSGBMWLS(wide: Image, tele: Image, lambda: Double = 8000, sigma: Double = 1.5) throws -> StereoDepthResult {
+    public func estimateSGBMWLS(wide: Image, tele: Image, lambda: Double = OpenCVStereoBaseline.wlsLambda,
+                                sigma: Double = OpenCVStereoBaseline.wlsSigma) throws -> StereoDepthResult {
         let pair = try rectify(wide: wide, tele: tele)
         let disparity = try CVStereo.sgbmWLS(left: pair.left, right: pair.right, parameters: parameters,
                                              referenceIsRight: pair.referenceIsRight, lambda: lambda, sigma: sigma)

@@ -86,7 +86,7 @@ public struct StereoDepthEstimator: @unchecked Sendable {
         }()
         let minDepth = options.minDepthMetres
         rectification = try StereoRectification(rig: rig, wide: wide, tele: tele, scale: scale) { f in
-            Int((f * probe.baselineMetres / minDepth).rounded(.up)) + 4
+            Int((f * probe.baselineMetres / minDepth).rounded(.up)) + Self.rectificationMarginPixels
         }
         search = try options.disparitySearch(pixelsPerInverseMetre: rectification.pixelsPerInverseMetre)
         parameters = options.stereoParameters(search: search, rectifiedWidth: rectification.size.width)
@@ -168,8 +168,9 @@ public struct StereoDepthEstimator: @unchecked Sendable {
         snap.occlusionRight = rectification.right == reference
         snap.disparityScale = alignment.outputIntrinsics.fx / rectification.intrinsics.fx
         // The fit window covers the same share of the view at every output
-        // size: `radius` is for the 768-px photo width (8 to 32 px).
-        snap.radius = min(32, max(8, Int((Double(snap.radius) * Double(alignment.size.width) / 768).rounded())))
+        // size: `radius` is for the `edgeSnapReferenceWidth` photo width.
+        snap.radius = min(Self.edgeSnapRadiusRange.upperBound, max(Self.edgeSnapRadiusRange.lowerBound,
+            Int((Double(snap.radius) * Double(alignment.size.width) / Self.edgeSnapReferenceWidth).rounded())))
         return snap
     }
 
@@ -192,7 +193,7 @@ public struct StereoDepthEstimator: @unchecked Sendable {
     /// fills and smooths only where nothing reliable was measured.
     func tolerance(measured m: Float, confidence c: Float) -> Float {
         guard let pixels = options.measuredTolerancePixels else { return .infinity }
-        let u = Float(pixels) / max(c, 1e-3)
+        let u = Float(pixels) / max(c, Self.minimumToleranceConfidence)
         return c >= ConfidenceMap.highThreshold ? min(u, Float(options.highConfidenceTolerance) * abs(m)) : u
     }
 
@@ -208,12 +209,12 @@ public struct StereoDepthEstimator: @unchecked Sendable {
         // background value with a small weight, so the smoother does not mix
         // foreground into them; then the confidence-weighted smoother.
         let pre = HoleFilling.backgroundFill(values, width: size.width, keep: covered)
-        let weights = zip(confidence, pre.filled).map { $1 ? Float(0.02) : $0 }
+        let weights = zip(confidence, pre.filled).map { $1 ? Self.backgroundFillWeight : $0 }
         let smoothed = try CVStereo.confidenceFill(
             values: .floats(pre.values, width: size.width, height: size.height),
             confidence: .floats(weights, width: size.width, height: size.height),
             guide: guideImage.makeCVMat(), lambda: options.fillLambda, sigmaColor: options.fillSigmaColor,
-            minWeight: 1e-6).floats()
+            minWeight: Self.minimumFillWeight).floats()
         // Measured values m are kept in proportion to their confidence c (a
         // confident match is not pulled towards its neighbours across a depth
         // edge): v = c m + (1 - c) s. With `fillResidualPixels` tau set, the
@@ -249,11 +250,34 @@ public struct StereoDepthEstimator: @unchecked Sendable {
         return zip(snapped, covered).map { $1 ? $0 : .nan }
     }
 
-    /// The smallest disparity kept, f B / max depth (1e-6 px without a maximum):
-    /// smaller values are no measurement.
+    /// The smallest disparity kept, f B / max depth (`minimumDisparity` px
+    /// without a maximum): smaller values are no measurement.
     var disparityFloor: Float {
-        Float(max(options.maxDepthMetres.isInfinite ? 0 : rectification.pixelsPerInverseMetre / options.maxDepthMetres, 1e-6))
+        Float(max(options.maxDepthMetres.isInfinite ? 0 : rectification.pixelsPerInverseMetre / options.maxDepthMetres,
+                  Self.minimumDisparity))
     }
+
+    /// Rectified columns beyond the largest disparity on each side, so that
+    /// matches the search reaches past it (its margin for calibration error,
+    /// `StereoDepthOptions.disparitySearch`) stay inside the image.
+    static let rectificationMarginPixels = 4
+    /// The edge snap's `radius` is set for outputs this wide (the photo
+    /// bench's 768 px) and scales with the output width, within
+    /// `edgeSnapRadiusRange` (a fit window of a few pixels has no surface to fit).
+    static let edgeSnapReferenceWidth = 768.0
+    static let edgeSnapRadiusRange = 8...32
+    /// A measurement's tolerance divides by its confidence, at least this:
+    /// a zero-confidence value may move anywhere, but the division stays finite.
+    static let minimumToleranceConfidence: Float = 1e-3
+    /// Holes pre-filled with the background value enter the smoother with
+    /// this weight: enough to keep foreground out, little against any measurement.
+    static let backgroundFillWeight: Float = 0.02
+    /// Where the smoother's normalizing weight is below this, nothing
+    /// reached the pixel: NaN, for the nearest-value fill.
+    static let minimumFillWeight = 1e-6
+    /// Disparities at or below this (pixels) are no measurement when no
+    /// maximum depth bounds them: a match at infinity.
+    static let minimumDisparity = 1e-6
 
     func result(values: [Float], unfiltered: [Float], confidence: [Float], filtered: Bool) -> StereoDepthResult {
         let fb = rectification.pixelsPerInverseMetre

@@ -29,15 +29,15 @@ public struct StereoDepthOptions: Sendable, Equatable {
     /// to the narrower camera (the streaming sizes, where every output pixel is
     /// matched: SGBM, two thirds of the time there, costs about half, and each
     /// refinement window covers more of the scene, so the median error drops
-    /// (0.055 -> 0.047 output px on `bench depth`) while depth edges soften by a
-    /// third of an output pixel). Aligned to the wider camera only the overlap
+    /// (docs/depth.md) while depth edges soften by a third of an output
+    /// pixel). Aligned to the wider camera only the overlap
     /// is matched, in a rectified window already small, so it keeps 2.
     public var matchDensity: Double?
 
     /// The automatic `matchDensity` for an output `width` pixels wide aligned
     /// to the narrower camera or not.
     public static func automaticMatchDensity(outputWidth width: Int, referenceIsNarrower: Bool) -> Double {
-        width <= 320 && referenceIsNarrower ? 1.5 : 2
+        width <= streamingWidth && referenceIsNarrower ? streamingMatchDensity : defaultMatchDensity
     }
     /// SGBM block size, uniqueness, speckle filter, LR tolerance (see `CVStereoParameters`).
     public var blockSize = 5
@@ -62,12 +62,10 @@ public struct StereoDepthOptions: Sendable, Equatable {
     /// rectified pixels of the smoothed surface count as noise around it and
     /// take the smoothed value; farther ones are kept in proportion to their
     /// confidence (see `StereoDepthEstimator.fill`). About 0.3 px (3x the
-    /// refinement's noise) suits the nominal rig: on `bench depth-photo` the
-    /// median error drops 0.027 -> 0.016 output px, the mean abs rel error
-    /// 2.0 -> 1.7 % and the pixels off by more than 5 % 4.2 -> 2.7 % (SGBM +
-    /// WLS: 2.6 %), but the edge band keeps its error, so the band over
-    /// interior ratio of the acceptance rises (room 2.5x -> 4x); off by
-    /// default for that reason.
+    /// refinement's noise) suits the nominal rig: it lowers the interior's
+    /// error, but the edge band keeps its error, so the band over interior
+    /// ratio of the acceptance rises; off by default for that reason
+    /// (figures in docs/depth.md).
     public var fillResidualPixels: Double?
     /// Filtered mode keeps measurements: a measured value m of confidence c
     /// moves by at most this / c rectified pixels (about 2 sigma of the
@@ -87,20 +85,19 @@ public struct StereoDepthOptions: Sendable, Equatable {
 
     /// Validates the depth range: 0 < min < max.
     public func validate() throws {
-        // At least 1 mm: the disparity bound f B / minDepth must stay a number of pixels (1e-300 m trapped).
-        guard minDepthMetres >= 0.001, minDepthMetres.isFinite else {
+        guard minDepthMetres >= Self.smallestMinDepthMetres, minDepthMetres.isFinite else {
             throw DualcamError.invalidValue(name: "--min-depth", reason: "expected a finite distance of at least 1 mm, got \(minDepthMetres) m")
         }
         guard maxDepthMetres > minDepthMetres, !maxDepthMetres.isNaN else {
             throw DualcamError.invalidValue(name: "--max-depth", reason: "expected more than --min-depth (\(minDepthMetres) m), got \(maxDepthMetres) m")
         }
-        if let d = matchDensity, !(d >= 0.5 && d <= 4) {
+        if let d = matchDensity, !Self.matchDensityRange.contains(d) {
             throw DualcamError.invalidValue(name: "match density", reason: "expected 0.5 to 4 samples per output pixel, got \(d)")
         }
         if let tau = fillResidualPixels, !(tau > 0 && tau.isFinite) {
             throw DualcamError.invalidValue(name: "fill residual", reason: "expected a positive number of pixels, got \(tau)")
         }
-        if let s = matchScale, !(s > 0 && s <= 4) {
+        if let s = matchScale, !(s > 0 && s <= Self.maximumMatchScale) {
             throw DualcamError.invalidValue(name: "match scale", reason: "expected more than 0 and at most 4, got \(s)")
         }
     }
@@ -111,13 +108,14 @@ public struct StereoDepthOptions: Sendable, Equatable {
     public func disparitySearch(pixelsPerInverseMetre fb: Double) throws -> (min: Int, count: Int) {
         let dMin = maxDepthMetres.isInfinite ? 0 : fb / maxDepthMetres
         let dMax = fb / minDepthMetres
-        let low = Int(dMin.rounded(.down)) - 2
-        let span = Int(dMax.rounded(.up)) + 2 - low
-        let count = max(16, (span + 15) / 16 * 16)
-        guard count <= 512 else {
+        let margin = Self.disparityMarginPixels, granularity = Self.disparityGranularity
+        let low = Int(dMin.rounded(.down)) - margin
+        let span = Int(dMax.rounded(.up)) + margin - low
+        let count = max(granularity, (span + granularity - 1) / granularity * granularity)
+        guard count <= Self.maximumDisparities else {
             throw DualcamError.invalidValue(
                 name: "\(minDepthLabel) \(minDepthMetres) m",
-                reason: "needs a \(Int(dMax.rounded(.up)))-pixel disparity search at this size (at most 512); give a larger --min-depth or a smaller --size")
+                reason: "needs a \(Int(dMax.rounded(.up)))-pixel disparity search at this size (at most \(Self.maximumDisparities)); give a larger --min-depth or a smaller --size")
         }
         return (low, count)
     }
@@ -130,7 +128,7 @@ public struct StereoDepthOptions: Sendable, Equatable {
         p.speckleRange = speckleRange
         p.leftRightTolerance = leftRightTolerance
         p.refine = refine
-        p.refineRadius = refineRadius ?? (rectifiedWidth >= 1200 ? 5 : 3)
+        p.refineRadius = refineRadius ?? (rectifiedWidth >= Self.largeRefineWidth ? Self.largeRefineRadius : Self.smallRefineRadius)
         p.minZNCC = minZNCC
         return p
     }
@@ -143,4 +141,30 @@ public enum OutputGrid: String, Sendable, Equatable {
     /// The grid of the reference image resized by OpenCV (`Intrinsics.resampled(to:)`):
     /// the map lines up with an area-resized reference image.
     case resampled
+}
+
+/// The fixed numbers of `StereoDepthOptions`' automatic choices and checks.
+extension StereoDepthOptions {
+    /// Outputs at most `streamingWidth` wide are streaming sizes (320x240 and
+    /// below); automatic match densities (`automaticMatchDensity`): 2
+    /// rectified samples per output pixel, 1.5 at streaming sizes aligned to
+    /// the narrower camera.
+    public static let streamingWidth = 320, defaultMatchDensity = 2.0, streamingMatchDensity = 1.5
+    /// The automatic refinement window radius, for rectified images at least
+    /// `largeRefineWidth` wide and below (see `refineRadius`).
+    public static let largeRefineRadius = 5, smallRefineRadius = 3, largeRefineWidth = 1200
+    /// `matchDensity` and `matchScale` are accepted in these ranges: below,
+    /// the output is sampled more finely than matched; above, matching costs
+    /// far more for nothing the output can show.
+    public static let matchDensityRange = 0.5...4.0, maximumMatchScale = 4.0
+    /// The smallest accepted minimum depth (metres): the disparity bound
+    /// f B / minDepth must stay a number of pixels (1e-300 m trapped).
+    public static let smallestMinDepthMetres = 0.001
+    /// The disparity search (`disparitySearch`) reaches `disparityMarginPixels`
+    /// beyond f B / max and f B / min (a margin for calibration error), counts
+    /// disparities in SGBM's multiples of `disparityGranularity`, and is at most
+    /// `maximumDisparities` long: beyond that SGBM's cost volume outgrows
+    /// memory and time at these sizes, and a larger minimum depth or a smaller
+    /// size is the answer.
+    public static let disparityMarginPixels = 2, disparityGranularity = 16, maximumDisparities = 512
 }

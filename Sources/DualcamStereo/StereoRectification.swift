@@ -86,7 +86,7 @@ public struct StereoRectification: Sendable, Equatable {
         }
         let teleFromWide = try rig.transform(from: .wide, to: .tele, unit: .metre)
         let b = teleFromWide.translation.norm
-        guard b > 1e-9 else {
+        guard b > Self.minimumBaselineMetres else {
             throw DualcamError.invalidGeometry("the calibration's wide and tele cameras have no baseline; stereo depth needs one")
         }
         let half = Rotation(rotationVector: teleFromWide.rotation.rotationVector / 2)
@@ -94,7 +94,7 @@ public struct StereoRectification: Sendable, Equatable {
         let u = -(half.inverse * teleFromWide.translation) / b
         let e1 = u.x >= 0 ? u : -u
         let e2raw = Vector3(-e1.y, e1.x, 0)
-        guard e2raw.norm > 1e-6 else {
+        guard e2raw.norm > Self.minimumBaselineTilt else {
             throw DualcamError.invalidGeometry("the baseline points along the optical axis; the pair cannot be rectified")
         }
         let e2 = e2raw / e2raw.norm
@@ -113,13 +113,13 @@ public struct StereoRectification: Sendable, Equatable {
         let teleBox = try Self.footprint(tele, rt, camera: "tele")
         let lo = Vector2(max(wideBox.min.x, teleBox.min.x), max(wideBox.min.y, teleBox.min.y))
         let hi = Vector2(min(wideBox.max.x, teleBox.max.x), min(wideBox.max.y, teleBox.max.y))
-        guard hi.x - lo.x > 1e-3, hi.y - lo.y > 1e-3 else {
+        guard hi.x - lo.x > Self.minimumOverlap, hi.y - lo.y > Self.minimumOverlap else {
             throw DualcamError.invalidGeometry("the calibration's wide and tele cameras do not overlap; no stereo depth is possible")
         }
         overlapMin = lo
         overlapMax = hi
         let wideWidth = wideBox.max.x - wideBox.min.x, teleWidth = teleBox.max.x - teleBox.min.x
-        if abs(wideWidth - teleWidth) <= 0.01 * max(wideWidth, teleWidth) {
+        if abs(wideWidth - teleWidth) <= Self.sameFieldOfView * max(wideWidth, teleWidth) {
             narrower = left
         } else {
             narrower = teleWidth < wideWidth ? .tele : .wide
@@ -130,20 +130,43 @@ public struct StereoRectification: Sendable, Equatable {
         self.margin = m
         let width = Int((f * (hi.x - lo.x)).rounded(.up)) + 1 + 2 * m
         let height = Int((f * (hi.y - lo.y)).rounded(.up)) + 1
-        guard width <= 8192, height <= 8192 else {
-            throw DualcamError.invalidValue(name: "rectified size \(width)x\(height)", reason: "too large; expected at most 8192 per side")
+        guard width <= Self.maximumSide, height <= Self.maximumSide else {
+            throw DualcamError.invalidValue(name: "rectified size \(width)x\(height)", reason: "too large; expected at most \(Self.maximumSide) per side")
         }
         intrinsics = try Intrinsics(fx: f, fy: f, cx: -f * lo.x + Double(m), cy: -f * lo.y,
                                     referenceSize: PixelSize(width: width, height: height))
     }
 
+    /// Cameras closer than this (metres) have no baseline to triangulate with.
+    static let minimumBaselineMetres = 1e-9
+    /// The baseline's component across the optical axis (unit baseline)
+    /// must exceed this, or no rectified row direction exists.
+    static let minimumBaselineTilt = 1e-6
+    /// The footprints' overlap in normalised coordinates must exceed this on
+    /// both axes (a pixel at a 1000-px focal length).
+    static let minimumOverlap = 1e-3
+    /// Fields of view within this fraction of each other count as the same
+    /// (then the left camera is the narrower): so small a difference is
+    /// calibration noise, not a narrower camera.
+    static let sameFieldOfView = 0.01
+    /// The rectified image is at most this many pixels per side: memory and
+    /// time stay bounded when a calibration asks for an absurd size.
+    static let maximumSide = 8192
+    /// Samples per image edge for the footprint: distortion bends the border
+    /// between them by far less than a pixel.
+    static let footprintSamples = 32
+    /// A border ray must point forward: its z at least this fraction of its
+    /// length (within about 87 degrees of the rectified axis), or the
+    /// footprint is unbounded.
+    static let minimumForwardCosine = 0.05
+
     /// Bounding box of a camera's image border in rectified normalised
-    /// coordinates (32 samples per edge, undistorted exactly).
+    /// coordinates (`footprintSamples` per edge, undistorted exactly).
     static func footprint(_ model: CameraModel, _ rotation: Rotation, camera: String) throws -> (min: Vector2, max: Vector2) {
         let k = model.intrinsics
         let w = Double(k.referenceSize.width) - 0.5, h = Double(k.referenceSize.height) - 0.5
         var lo = Vector2(Double.infinity, .infinity), hi = Vector2(-Double.infinity, -.infinity)
-        let n = 32
+        let n = Self.footprintSamples
         for i in 0...n {
             let t = Double(i) / Double(n)
             for p in [Vector2(-0.5 + t * (w + 0.5), -0.5), Vector2(-0.5 + t * (w + 0.5), h),
@@ -151,7 +174,7 @@ public struct StereoRectification: Sendable, Equatable {
                 let ideal = try model.distortion.undistortPixel(p, intrinsics: k)
                 let q = k.normalized(fromPixel: ideal)
                 let ray = rotation * Vector3(q.x, q.y, 1)
-                guard ray.z > 0.05 * ray.norm else {
+                guard ray.z > Self.minimumForwardCosine * ray.norm else {
                     throw DualcamError.invalidGeometry(
                         "the \(camera) camera looks more than 87 degrees away from the rectified direction; the cameras do not overlap")
                 }

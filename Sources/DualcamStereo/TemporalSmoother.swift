@@ -20,9 +20,21 @@ public final class TemporalSmoother: @unchecked Sendable {
     /// The inputs of up to `memoryFrames - 1` previous frames, oldest first.
     private var history: [[Float]] = []
 
+    /// Half from the past: noise drops by about sqrt(3) over the memory
+    /// while a change shows in the next frame.
+    public static let defaultWeight: Float = 0.5
+    /// Values within this fraction of each other are one surface; a larger
+    /// change is motion or a new surface, taken as is.
+    public static let defaultRelativeTolerance: Float = 0.05
+    /// A short memory: a chunk's warm-up stays three pairs.
+    public static let defaultMemoryFrames = 4
+    /// The weight is at most this, so the current frame always counts.
+    static let maximumWeight: Float = 0.99
+
     /// `weight` a in [0, 1): the share of the previous frame.
-    public init(weight: Float = 0.5, relativeTolerance: Float = 0.05, memoryFrames: Int = 4) {
-        self.weight = min(max(weight, 0), 0.99)
+    public init(weight: Float = defaultWeight, relativeTolerance: Float = defaultRelativeTolerance,
+                memoryFrames: Int = defaultMemoryFrames) {
+        self.weight = min(max(weight, 0), Self.maximumWeight)
         self.relativeTolerance = relativeTolerance
         self.memoryFrames = max(memoryFrames, 1)
     }
