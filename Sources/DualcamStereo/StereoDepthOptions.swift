@@ -39,11 +39,21 @@ public struct StereoDepthOptions: Sendable, Equatable {
     public static func automaticMatchDensity(outputWidth width: Int, referenceIsNarrower: Bool) -> Double {
         width <= streamingWidth && referenceIsNarrower ? streamingMatchDensity : defaultMatchDensity
     }
-    /// SGBM block size, uniqueness, speckle filter, LR tolerance (see `CVStereoParameters`).
+    // SGBM settings (see `CVStereoParameters` for their meaning):
+    /// 5x5 blocks: the smallest SGBM window that still averages sensor noise,
+    /// so edges stay sharp; the refinement window adds the rest of the support.
     public var blockSize = 5
+    /// 10 % margin over the second-best cost: OpenCV's usual setting, strict
+    /// enough to drop flat ties and loose enough to keep textured matches.
     public var uniqueness = 10
+    /// Removes disparity islands smaller than 100 px (about a 10x10 patch):
+    /// below that, an isolated blob is more often a mismatch than an object
+    /// (the value of OpenCV's stereo_match sample).
     public var speckleWindow = 100
+    /// A speckle is a region whose disparities stay within 2 px of each other.
     public var speckleRange = 2.0
+    /// A pixel passes the left-right check when the two directions agree within
+    /// 1 px: one pixel of quantisation each way before refinement.
     public var leftRightTolerance = 1.0
     /// Subpixel refinement (symmetric ZNCC Lucas-Kanade); false: SGBM's parabola.
     public var refine = true
@@ -51,6 +61,8 @@ public struct StereoDepthOptions: Sendable, Equatable {
     /// rectified images at least 1200 px wide, 3 below (the window's share of
     /// the view stays similar, and the streaming size keeps its frame rate).
     public var refineRadius: Int?
+    /// Refined matches whose window correlation falls below 0.6 are dropped:
+    /// below it the two windows no longer look like one surface.
     public var minZNCC = 0.6
     /// Fast global smoother fill: regularisation and colour sigma (guide levels).
     public var fillLambda = 300.0
