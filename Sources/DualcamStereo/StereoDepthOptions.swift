@@ -10,7 +10,7 @@ public struct StereoDepthOptions: Sendable, Equatable {
     /// Output size (the reference's aspect ratio); nil = the reference buffer size.
     public var outputSize: PixelSize?
     /// How the output grid relates to the reference camera's buffer
-    /// (`Intrinsics.scaled(to:)` or `resampled(to:)`; see README "Pixel grids").
+    /// (`Intrinsics.scaled(to:)` or `resampled(to:)`; see docs/conventions.md, "Pixel grids").
     public var outputGrid = OutputGrid.scaled
     /// Filtered (dense, edge-aware, holes filled) or unfiltered (measured values, NaN holes).
     public var filtered = true

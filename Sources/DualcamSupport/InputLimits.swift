@@ -4,7 +4,7 @@
 /// `DualcamError` that names the input, the value and the limit, so a user
 /// knows what to change. The limits are above real use (a 48 MP phone
 /// sensor, 8064x6048 = 48.8 Mpx, fits) and far below what would exhaust a
-/// machine (the README's "Limits" lists them).
+/// machine (docs/hardening.md, "Behaviour and limits", lists them).
 public enum InputLimits {
     /// Longest image side, in pixels (images, depth maps, `--size` flags).
     public static let maxImageSidePixels = 16_384
