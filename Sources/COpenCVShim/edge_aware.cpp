@@ -93,6 +93,16 @@ extern "C" int dc_distance_to_nonzero(const dc_mat *mask, dc_mat **out, dc_error
     });
 }
 
+/// IP-Basic's (Ku et al. 2018) kernel sizes: 5x5 for the diamond dilation,
+/// the closing, the median and the Gaussian; hole fills at 7x7, then 31x31.
+constexpr int kKernel = 5, kSmallHoles = 7, kLargeHoles = 31;
+/// Large fills repeated at most this often for very sparse input (each one
+/// reaches 15 px farther; more than enough for a LiDAR's sample spacing).
+constexpr int kMaxLargePasses = 16;
+/// Inverted depths below this (m) count as empty: inversion maps any depth to
+/// at least kMinInverted (> kEmpty), so only pixels never filled stay below it.
+constexpr float kEmpty = 0.05f, kMinInverted = 0.1f;
+
 extern "C" int dc_morphological_fill(const dc_mat *sparse_depth, double max_depth, dc_mat **out, dc_error *err) {
     return guarded(err, [&]() -> int {
         if (!out) return fail(err, DC_ERR_ARGUMENT, "dc_morphological_fill: out is NULL");
@@ -108,35 +118,35 @@ extern "C" int dc_morphological_fill(const dc_mat *sparse_depth, double max_dept
         for (int y = 0; y < d.rows; ++y) {
             const float *s = sparse_depth->mat.ptr<float>(y);
             float *r = d.ptr<float>(y);
-            for (int x = 0; x < d.cols; ++x) r[x] = std::isfinite(s[x]) && s[x] > 0 ? top - std::min(s[x], top - 0.1f) : 0.f;
+            for (int x = 0; x < d.cols; ++x) r[x] = std::isfinite(s[x]) && s[x] > 0 ? top - std::min(s[x], top - kMinInverted) : 0.f;
         }
-        cv::Mat diamond = (cv::Mat_<uint8_t>(5, 5) << 0, 0, 1, 0, 0, 0, 1, 1, 1, 0, 1, 1, 1, 1, 1, 0, 1, 1, 1, 0, 0,
+        cv::Mat diamond = (cv::Mat_<uint8_t>(kKernel, kKernel) << 0, 0, 1, 0, 0, 0, 1, 1, 1, 0, 1, 1, 1, 1, 1, 0, 1, 1, 1, 0, 0,
                            0, 1, 0, 0);
         cv::dilate(d, d, diamond);
-        cv::morphologyEx(d, d, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_RECT, {5, 5}));
+        cv::morphologyEx(d, d, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_RECT, {kKernel, kKernel}));
         auto fill_holes = [&](int size) {
             cv::Mat dilated;
             cv::dilate(d, dilated, cv::getStructuringElement(cv::MORPH_RECT, {size, size}));
-            cv::Mat empty = d < 0.05f;
+            cv::Mat empty = d < kEmpty;
             dilated.copyTo(d, empty);
         };
-        fill_holes(7);
-        fill_holes(31);
+        fill_holes(kSmallHoles);
+        fill_holes(kLargeHoles);
         // Repeat the large fill until nothing is empty or nothing changes (very sparse input).
-        for (int pass = 0; pass < 16 && cv::countNonZero(d < 0.05f) > 0; ++pass) fill_holes(31);
+        for (int pass = 0; pass < kMaxLargePasses && cv::countNonZero(d < kEmpty) > 0; ++pass) fill_holes(kLargeHoles);
         cv::Mat median;
-        cv::medianBlur(d, median, 5);
-        cv::Mat valid = d > 0.05f;
+        cv::medianBlur(d, median, kKernel);
+        cv::Mat valid = d > kEmpty;
         median.copyTo(d, valid);
         cv::Mat blurred;
-        cv::GaussianBlur(d, blurred, {5, 5}, 0);
+        cv::GaussianBlur(d, blurred, {kKernel, kKernel}, 0);
         blurred.copyTo(d, valid);
         cv::Mat result(d.size(), CV_32FC1);
         for (int y = 0; y < d.rows; ++y) {
             const float *s = d.ptr<float>(y);
             float *r = result.ptr<float>(y);
             for (int x = 0; x < d.cols; ++x)
-                r[x] = s[x] > 0.05f ? top - s[x] : std::numeric_limits<float>::quiet_NaN();
+                r[x] = s[x] > kEmpty ? top - s[x] : std::numeric_limits<float>::quiet_NaN();
         }
         return emit(std::move(result), out, err);
     });

@@ -19,6 +19,15 @@ constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 /// Texture scale (grey levels / px of window gradient RMS) when the caller
 /// gives none: the gradient of a faint but matchable texture.
 constexpr double kDefaultTextureSigma = 2.0;
+/// SGBM smoothness penalties per block pixel, OpenCV's recommendation for
+/// grey images: P1 = 8 b^2 for 1-px disparity changes, P2 = 32 b^2 for jumps.
+constexpr int kP1 = 8, kP2 = 32;
+/// SGBM's own left-right check off (< 0): dc_stereo_match runs its own.
+constexpr int kNoDisp12Check = -1;
+/// SGBM's prefilter clip at its maximum: the least clipping of strong texture.
+constexpr int kPreFilterCap = 63;
+/// SGBM disparities are fixed point with 4 fractional bits.
+constexpr int kSgbmScale = 16;
 
 int check_distortion(int count, dc_error *err) {
     if (count != 0 && count != 4 && count != 5 && count != 8)
@@ -73,7 +82,8 @@ int check_fits(cv::Size size, int num_disparities, int block_size, dc_error *err
 
 cv::Ptr<cv::StereoSGBM> make_sgbm(const dc_stereo_params *p) {
     int b = p->block_size;
-    return cv::StereoSGBM::create(p->min_disparity, p->num_disparities, b, 8 * b * b, 32 * b * b, -1, 63,
+    return cv::StereoSGBM::create(p->min_disparity, p->num_disparities, b, kP1 * b * b, kP2 * b * b, kNoDisp12Check,
+                                  kPreFilterCap,
                                   p->uniqueness, p->speckle_window,
                                   std::max(1, (int)std::ceil(p->speckle_range)), cv::StereoSGBM::MODE_SGBM_3WAY);
 }
@@ -85,7 +95,7 @@ cv::Mat to_pixels(const cv::Mat &raw, int min_valid, float sign) {
     for (int y = 0; y < raw.rows; ++y) {
         const int16_t *s = raw.ptr<int16_t>(y);
         float *d = out.ptr<float>(y);
-        for (int x = 0; x < raw.cols; ++x) d[x] = s[x] < min_valid * 16 ? kNaN : sign * s[x] / 16.0f;
+        for (int x = 0; x < raw.cols; ++x) d[x] = s[x] < min_valid * kSgbmScale ? kNaN : sign * s[x] / (float)kSgbmScale;
     }
     return out;
 }

@@ -159,11 +159,59 @@ final class KernelTests: XCTestCase {
     /// (I + lambda L) u = f has the solution u = f for a constant f.
     func testColumnSolveKeepsAConstant() {
         let rows = 9, cols = 5
-        let c = [Float](repeating: -0.7, count: rows * cols)
+        // Negative affinities to the next row; the last row has none.
+        let c = (0..<(rows * cols)).map { $0 / cols < rows - 1 ? Float(-0.7) : 0 }
         var a = [Float](repeating: 3, count: rows * cols), b = [Float](repeating: 1, count: rows * cols)
         var scratch = [Float](repeating: 0, count: rows * cols)
         dck_solve_columns(c, Int32(rows), Int32(cols), 20, &a, &b, &scratch, 0, Int32(cols))
-        for v in a { XCTAssertEqual(v, 3, accuracy: 1e-4) }
-        for v in b { XCTAssertEqual(v, 1, accuracy: 1e-4) }
+        XCTAssertEqual(a.map { abs($0 - 3) }.max()!, 0, accuracy: 1e-4)
+        XCTAssertEqual(b.map { abs($0 - 1) }.max()!, 0, accuracy: 1e-4)
+        // A step in f is smoothed across the rows (the solve couples them).
+        var step = (0..<(rows * cols)).map { $0 / cols < rows / 2 ? Float(0) : 1 }, ones = [Float](repeating: 1, count: rows * cols)
+        dck_solve_columns(c, Int32(rows), Int32(cols), 20, &step, &ones, &scratch, 0, Int32(cols))
+        XCTAssertGreaterThan(step[(rows / 2 - 1) * cols], 0.2)
+        XCTAssertLessThan(step[(rows / 2) * cols], 0.8)
+    }
+    /// A flying pixel between a near (red) and a far (blue) surface takes the
+    /// surface of its colour; pixels already on their surface keep their depth.
+    func testRelabelMovesAFlyingPixelToTheSurfaceOfItsColour() throws {
+        let cols = 10, rows = 3, n = cols * rows
+        var depth = (0..<n).map { $0 % cols < 5 ? Float(1) : Float(2) }
+        depth[1 * cols + 5] = 1.4
+        var rgb = [UInt8]()
+        for i in 0..<n { rgb += i % cols < 5 ? [200, 0, 0] : [0, 0, 200] }
+        // Window extremes of radius 1 (what the shim's erode and dilate give).
+        var zmin = [Float](repeating: 0, count: n), zmax = [Float](repeating: 0, count: n)
+        for y in 0..<rows {
+            for x in 0..<cols {
+                var lo = Float.greatestFiniteMagnitude, hi: Float = 0
+                for qy in max(0, y - 1)...min(rows - 1, y + 1) {
+                    for qx in max(0, x - 1)...min(cols - 1, x + 1) {
+                        lo = min(lo, depth[qy * cols + qx]); hi = max(hi, depth[qy * cols + qx])
+                    }
+                }
+                zmin[y * cols + x] = lo; zmax[y * cols + x] = hi
+            }
+        }
+        var state: OpaquePointer?
+        var error = dck_error()
+        XCTAssertEqual(dck_relabel_create(rgb, 3 * cols, Int32(cols), Int32(rows), 2, 20, 1, 1.5, 0.2, &state, &error),
+                       Int32(DCK_OK), message(error))
+        defer { dck_relabel_free(state) }
+        var region = [UInt8](repeating: 0, count: n)
+        let count = dck_relabel_regions(state, depth, zmin, zmax, &region)
+        XCTAssertEqual(count, Int32(2 * rows), "columns 4 and 5 see both surfaces")
+        let needed = [UInt8](repeating: 255, count: n)
+        dck_relabel_prepare(state, depth, zmin, zmax, needed)
+        var next = depth
+        XCTAssertEqual(dck_relabel_vote(state, &next, 0, count), 1)
+        XCTAssertEqual(next[1 * cols + 5], 2, accuracy: 1e-5)
+        var expected = depth
+        expected[1 * cols + 5] = next[1 * cols + 5]
+        XCTAssertEqual(next, expected, "no other pixel changes")
+        var refused: OpaquePointer?
+        XCTAssertEqual(dck_relabel_create(rgb, 3 * cols, Int32(cols), Int32(rows), 2, 20, 1, 1, 0.2, &refused, &error),
+                       Int32(DCK_ERR_ARGUMENT), "min_ratio must be above 1")
+        XCTAssertNil(refused)
     }
 }
