@@ -98,6 +98,8 @@ extern "C" int dck_relabel_create(const uint8_t *rgb, size_t rgb_step, int cols,
         s.logz.assign(n, 0.f);
         s.voter.assign(n, 0.f);
         s.mid.assign(n, 0.f);
+        // Room for every pixel: dck_relabel_regions then never allocates (it cannot fail).
+        s.regionPixels.reserve(n);
         *out = state.release();
         return DCK_OK;
     });

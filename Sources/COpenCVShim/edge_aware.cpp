@@ -1,4 +1,6 @@
-// Edge-aware filters (ximgproc) and sparse-to-dense helpers for depth fusion.
+// Edge-aware filters (ximgproc) and sparse-to-dense helpers for depth fusion;
+// the depth-edge relabelling runs CDualcamKernels' steps with OpenCV's
+// min/max filters and dilation between them.
 #include "dualcam_opencv_edge_aware.h"
 #include "shim_imgproc.hpp"
 #include "shim_kernels.hpp"
