@@ -23,7 +23,7 @@ import PackageDescription
 //   DualcamCalibrationFiles -> DualcamGeometry, DualcamOpenCV, DualcamSupport, Yams
 //   DualcamSynthetic (scenes with ground truth) -> DualcamGeometry, DualcamImaging,
 //     DualcamCalibrationFiles
-//   DualcamConvergence (issue 4: converge at a distance) -> DualcamGeometry, DualcamImaging
+//   DualcamConvergence (convergence plane, automatic distance) -> DualcamGeometry, DualcamImaging
 //
 //   DualcamDepthMap -> DualcamGeometry, DualcamImaging, DualcamSupport
 //     (typed depth maps, sizes, confidence, depth files, metadata, metrics,

@@ -17,6 +17,8 @@
 namespace dualcam_kernels {
 namespace {
 
+/// Channels of the guide (R, G, B) and of its features (Y, Cb, Cr).
+constexpr int kChannels = 3;
 /// BT.601 luma and colour-difference weights (8-bit RGB to Y, Cb, Cr).
 constexpr float kLumaR = 0.299f, kLumaG = 0.587f, kLumaB = 0.114f;
 constexpr float kCbScale = 0.564f, kCrScale = 0.713f;
@@ -49,14 +51,14 @@ struct dck_relabel {
 namespace {
 
 void make_features(dck_relabel &s, const uint8_t *rgb, size_t step, double lumaWeight) {
-    s.feature.resize(static_cast<size_t>(s.rows) * s.cols * 3);
+    s.feature.resize(static_cast<size_t>(s.rows) * s.cols * kChannels);
     const float lw = static_cast<float>(std::sqrt(lumaWeight));
     for (int y = 0; y < s.rows; ++y) {
         const uint8_t *g = rgb + (size_t)y * step;
         for (int x = 0; x < s.cols; ++x) {
-            const float r = g[3 * x], gg = g[3 * x + 1], b = g[3 * x + 2];
+            const float r = g[kChannels * x], gg = g[kChannels * x + 1], b = g[kChannels * x + 2];
             const float luma = kLumaR * r + kLumaG * gg + kLumaB * b;
-            float *f = &s.feature[(static_cast<size_t>(y) * s.cols + x) * 3];
+            float *f = &s.feature[(static_cast<size_t>(y) * s.cols + x) * kChannels];
             f[0] = lw * luma;
             f[1] = kCbScale * (b - luma);
             f[2] = kCrScale * (r - luma);
@@ -79,7 +81,7 @@ extern "C" int dck_relabel_create(const uint8_t *rgb, size_t rgb_step, int cols,
     return guarded(err, [&]() -> int {
         if (!out) return fail(err, DCK_ERR_ARGUMENT, "relabel: out is NULL");
         *out = nullptr;
-        if (!rgb || cols < 1 || rows < 1 || rgb_step < (size_t)cols * 3)
+        if (!rgb || cols < 1 || rows < 1 || rgb_step < (size_t)cols * kChannels)
             return fail(err, DCK_ERR_ARGUMENT, "relabel: no guide, or a bad size or step");
         if (vote_radius < 1 || !(sigma > 0) || !(luma_weight >= 0) || !(min_ratio > 1) || !(margin >= 0 && margin < 0.5))
             return fail(err, DCK_ERR_ARGUMENT,
@@ -149,14 +151,14 @@ extern "C" int dck_relabel_vote(const dck_relabel *state, float *next, int k0, i
     for (int k = k0; k < k1; ++k) {
         const int p = s.regionPixels[k], y = p / cols, x = p % cols;
         const float m = s.mid[p];
-        const float *fp = &s.feature[static_cast<size_t>(p) * 3];
+        const float *fp = &s.feature[static_cast<size_t>(p) * kChannels];
         float wn = 0, wf = 0, sn = 0, sf = 0;
         const int x0 = std::max(0, x - vr), x1 = std::min(cols - 1, x + vr);
         for (int qy = std::max(0, y - vr); qy <= std::min(rows - 1, y + vr); ++qy) {
             const int row = qy * cols;
             for (int qx = x0; qx <= x1; ++qx) {
                 const int q = row + qx;
-                const float *fq = &s.feature[static_cast<size_t>(q) * 3];
+                const float *fq = &s.feature[static_cast<size_t>(q) * kChannels];
                 const float d0 = fp[0] - fq[0], d1 = fp[1] - fq[1], d2 = fp[2] - fq[2];
                 const float scaled = std::min((d0 * d0 + d1 * d1 + d2 * d2) * s.toIndex, static_cast<float>(kTableSize));
                 const float w = s.table[static_cast<int>(scaled)] * s.voter[q] * static_cast<float>(q != p);
