@@ -1,59 +1,73 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+// Linux only: capture talks to V4L2 (<linux/videodev2.h>) and the modules use
+// Glibc, so the manifest names no Apple platform.
+//
 // Module graph (arrows point at dependencies; no cycles, OpenCV behind one wall):
 //
 //   DualcamSupport: one-line user-facing errors, atomic file writes (no deps).
+//   DualcamGeometry: the rig model, poses, projections (pure Swift, no deps).
 //
-//   dualcam (CLI, parsing + wiring only)
-//     -> DualcamCalibrationFiles -> DualcamGeometry (pure Swift, no I/O)
-//                           -> DualcamOpenCV
-//     -> DualcamImaging     -> DualcamOpenCV -> COpenCVShim (C++ shim, plain C API)
-//     -> DualcamLinearAlgebra -> CLapacke (system library, pkg-config lapacke)
-//     -> DualcamDepthMap   -> DualcamGeometry, DualcamImaging, DualcamSupport
-//        (typed depth maps, sizes, confidence, depth files, metadata, metrics,
-//        evaluation against ground truth (dualcam eval); shared by DualcamStereo
-//        and DualcamFusion)
+//   The C/C++ layer:
+//     COpenCVShim (binds OpenCV behind a plain C API; the only target that
+//       includes OpenCV headers) -> COpenCV4 (system library, pkg-config opencv4),
+//       CDualcamKernels (dualcam's own kernels on raw buffers, plain C API, no
+//       OpenCV: stereo refinement, edge snap, edge-aware solver, relabelling;
+//       the shim runs the OpenCV steps around them)
+//     CLapacke (system library, pkg-config lapacke); CV4L2 (V4L2 ioctl/mmap/poll wrappers)
+//
+//   DualcamOpenCV -> COpenCVShim, DualcamSupport (Swift classes own the shim's handles)
+//   DualcamImaging -> DualcamOpenCV, DualcamSupport
+//   DualcamLinearAlgebra -> CLapacke
+//   DualcamCalibrationFiles -> DualcamGeometry, DualcamOpenCV, DualcamSupport, Yams
+//   DualcamSynthetic (scenes with ground truth) -> DualcamGeometry, DualcamImaging,
+//     DualcamCalibrationFiles
+//   DualcamConvergence (convergence plane, automatic distance) -> DualcamGeometry, DualcamImaging
+//
+//   DualcamDepthMap -> DualcamGeometry, DualcamImaging, DualcamSupport
+//     (typed depth maps, sizes, confidence, depth files, metadata, metrics,
+//     evaluation against ground truth (dualcam eval); shared by DualcamStereo
+//     and DualcamFusion)
+//   DualcamStereo (issue 8: stereo depth; rectification of a heterogeneous pair,
+//   SGBM + LR check + subpixel refinement + confidence, reference alignment, fill)
+//     -> DualcamDepthMap, DualcamGeometry, DualcamImaging, DualcamSupport,
+//        DualcamOpenCV (rectify maps, SGBM, WLS, FGS fill, edge snap at depth
+//        discontinuities)
+//   DualcamFusion (issue 6: sparse metric samples + wide image + stereo -> absolute depth)
+//     -> DualcamDepthMap, DualcamStereo, DualcamGeometry, DualcamImaging, DualcamSupport,
+//        DualcamOpenCV (shared-guide FGS solver, guided filter, relabelling),
+//        DualcamLinearAlgebra (robust scale/shift fit)
+//   DualcamCalibrationSolver (issue 5: dualcam calibrate / verify / test suites)
+//     -> DualcamCalibrationFiles, DualcamGeometry, DualcamSynthetic (board views
+//        with truth), DualcamImaging (pattern detection), DualcamOpenCV (calib3d
+//        shim), DualcamLinearAlgebra (extrinsic uncertainties), DualcamSupport,
+//        Yams (suite manifests)
 //
 //   Capture (issue 7), kernel-facing parts without OpenCV or Foundation (they
 //   also run statically linked inside a small VM):
-//     DualcamV4L2 -> CV4L2 (C header: <linux/videodev2.h>, ioctl/mmap/poll wrappers)
+//     DualcamV4L2 -> CV4L2
 //     DualcamSync (no deps: ApproximateTime pairing of two timestamped streams)
 //   DualcamCapture (frame sources: files, V4L2 pairs; decoding via DualcamOpenCV)
-//     -> DualcamV4L2, DualcamSync, DualcamImaging, DualcamCalibrationFiles
-//   DualcamFuzzing (every parser of user input as a fuzz target) -> the parsing
-//     modules; dualcam-fuzz -> DualcamFuzzing (libFuzzer entry, or a replay tool)
-//
+//     -> DualcamV4L2, DualcamSync, DualcamImaging, DualcamOpenCV, DualcamGeometry,
+//        DualcamCalibrationFiles, DualcamSupport
 //   DualcamBatch (issue 22: dualcam batch; manifest, plan into units, task
 //   assignment, completion records, status) -> DualcamCapture (pair plans),
 //     DualcamCalibrationFiles (YAML budget), DualcamSupport; the command wires the jobs
-//
 //   dualcam-vivid-probe -> DualcamV4L2, DualcamSync (no OpenCV, no Foundation: runs in
 //     the qemu VM of VividIntegrationTests, scripts/vivid)
 //
-//   DualcamCalibrationSolver (issue 5: dualcam calibrate / verify / test suites)
-//     -> DualcamCalibrationFiles, DualcamSynthetic (board views with truth),
-//        DualcamImaging (pattern detection), DualcamOpenCV (calib3d shim),
-//        DualcamLinearAlgebra (extrinsic uncertainties), Yams (suite manifests)
+//   DualcamBench (dualcam bench) -> the algorithm modules it times
+//   DualcamFuzzing (every parser of user input as a fuzz target) -> the parsing
+//     modules; dualcam-fuzz -> DualcamFuzzing (libFuzzer entry, or a replay tool)
+//   dualcam (CLI, parsing + wiring only) -> the library modules, ArgumentParser
 //
-//   DualcamStereo (issue 8: stereo depth; rectification of a heterogeneous pair,
-//   SGBM + LR check + subpixel refinement + confidence, reference alignment, fill)
-//     -> DualcamDepthMap, DualcamOpenCV (stereo shim: rectify maps, SGBM, WLS, FGS,
-//        edge snap at depth discontinuities),
-//        DualcamImaging, DualcamCalibrationFiles, DualcamGeometry, DualcamSupport
-//
-//   DualcamFusion (sparse metric samples + wide image + stereo -> absolute depth)
-//     -> DualcamDepthMap, DualcamOpenCV (ximgproc FGS / guided filter via the
-//        edge_aware shim), DualcamLinearAlgebra (robust scale/shift fit),
-//        DualcamImaging, DualcamCalibrationFiles (the rig's lidar entry), DualcamGeometry
-//
-// Only COpenCVShim includes OpenCV headers. Every shim entry point catches
-// C++ exceptions and returns an error code and message; DualcamOpenCV owns the
-// handles in Swift classes that free them in `deinit`.
+// Only COpenCVShim includes OpenCV headers. Every shim and kernel entry point
+// that can fail catches C++ exceptions and returns an error code and message;
+// DualcamOpenCV owns the handles in Swift classes that free them in `deinit`.
 
 let package = Package(
     name: "dualcam",
-    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "dualcam", targets: ["dualcam"]),
         .library(name: "DualcamGeometry", targets: ["DualcamGeometry"]),
@@ -74,8 +88,13 @@ let package = Package(
         ),
         .target(
             name: "COpenCVShim",
-            dependencies: ["COpenCV4"],
-            cxxSettings: [.unsafeFlags(["-std=c++17", "-O2"])]  // -O2 also in debug: the stereo refinement loops run in tests
+            dependencies: ["COpenCV4", "CDualcamKernels"],
+            cxxSettings: [.unsafeFlags(["-std=c++17", "-O2"])]  // -O2 also in debug: OpenCV's inline templates run in tests
+        ),
+        // dualcam's own C++ kernels on raw buffers (no OpenCV); the shim calls them.
+        .target(
+            name: "CDualcamKernels",
+            cxxSettings: [.unsafeFlags(["-std=c++17", "-O2"])]  // -O2 also in debug: the refinement and solver loops run in tests
         ),
         .systemLibrary(
             name: "CLapacke",
@@ -95,19 +114,19 @@ let package = Package(
             dependencies: ["DualcamGeometry", "DualcamOpenCV", "DualcamSupport", .product(name: "Yams", package: "Yams")]
         ),
         .target(name: "DualcamSynthetic", dependencies: ["DualcamGeometry", "DualcamImaging", "DualcamCalibrationFiles"]),
-        .target(name: "DualcamConvergence", dependencies: ["DualcamGeometry", "DualcamImaging", "DualcamCalibrationFiles"]),
+        .target(name: "DualcamConvergence", dependencies: ["DualcamGeometry", "DualcamImaging"]),
 
         // MARK: Depth (issue 8), depth data shared by depth and fusion
         .target(name: "DualcamDepthMap", dependencies: ["DualcamGeometry", "DualcamImaging", "DualcamSupport"]),
         .target(
             name: "DualcamStereo",
-            dependencies: ["DualcamDepthMap", "DualcamGeometry", "DualcamImaging", "DualcamOpenCV", "DualcamCalibrationFiles", "DualcamSupport"]
+            dependencies: ["DualcamDepthMap", "DualcamGeometry", "DualcamImaging", "DualcamOpenCV", "DualcamSupport"]
         ),
 
         // MARK: Fusion (issue 6)
         .target(
             name: "DualcamFusion",
-            dependencies: ["DualcamDepthMap", "DualcamStereo", "DualcamGeometry", "DualcamImaging", "DualcamOpenCV", "DualcamCalibrationFiles", "DualcamLinearAlgebra", "DualcamSupport"]
+            dependencies: ["DualcamDepthMap", "DualcamStereo", "DualcamGeometry", "DualcamImaging", "DualcamOpenCV", "DualcamLinearAlgebra", "DualcamSupport"]
         ),
 
         // MARK: Calibration solving and suites (issue 5)
@@ -174,6 +193,7 @@ let package = Package(
         .testTarget(name: "DualcamGeometryTests", dependencies: ["DualcamGeometry", "TestSupport"]),
         .testTarget(name: "DualcamImagingTests", dependencies: ["DualcamImaging", "DualcamOpenCV", "DualcamSupport", "TestSupport"]),
         .testTarget(name: "DualcamOpenCVTests", dependencies: ["DualcamOpenCV", "TestSupport"]),
+        .testTarget(name: "CDualcamKernelsTests", dependencies: ["CDualcamKernels"]),
         .testTarget(name: "DualcamLinearAlgebraTests", dependencies: ["DualcamLinearAlgebra", "TestSupport"]),
         .testTarget(
             name: "DualcamCalibrationFilesTests",

@@ -1,7 +1,8 @@
 // Stereo: rectification maps, point undistortion, SGBM with left-right check
-// and subpixel refinement, SGBM + WLS reference, confidence-weighted filling.
+// and subpixel refinement (CDualcamKernels), SGBM + WLS reference.
 #include "dualcam_opencv_stereo.h"
 #include "shim_imgproc.hpp"
+#include "shim_kernels.hpp"
 #include "stereo_refine.hpp"
 #include <opencv2/calib3d.hpp>
 #include <opencv2/ximgproc.hpp>
@@ -15,6 +16,18 @@ using namespace dualcam_shim;
 namespace {
 
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+/// Texture scale (grey levels / px of window gradient RMS) when the caller
+/// gives none: the gradient of a faint but matchable texture.
+constexpr double kDefaultTextureSigma = 2.0;
+/// SGBM smoothness penalties per block pixel, OpenCV's recommendation for
+/// grey images: P1 = 8 b^2 for 1-px disparity changes, P2 = 32 b^2 for jumps.
+constexpr int kP1 = 8, kP2 = 32;
+/// SGBM's own left-right check off (< 0): dc_stereo_match runs its own.
+constexpr int kNoDisp12Check = -1;
+/// SGBM's prefilter clip at its maximum: the least clipping of strong texture.
+constexpr int kPreFilterCap = 63;
+/// SGBM disparities are fixed point with 4 fractional bits.
+constexpr int kSgbmScale = 16;
 
 int check_distortion(int count, dc_error *err) {
     if (count != 0 && count != 4 && count != 5 && count != 8)
@@ -69,7 +82,8 @@ int check_fits(cv::Size size, int num_disparities, int block_size, dc_error *err
 
 cv::Ptr<cv::StereoSGBM> make_sgbm(const dc_stereo_params *p) {
     int b = p->block_size;
-    return cv::StereoSGBM::create(p->min_disparity, p->num_disparities, b, 8 * b * b, 32 * b * b, -1, 63,
+    return cv::StereoSGBM::create(p->min_disparity, p->num_disparities, b, kP1 * b * b, kP2 * b * b, kNoDisp12Check,
+                                  kPreFilterCap,
                                   p->uniqueness, p->speckle_window,
                                   std::max(1, (int)std::ceil(p->speckle_range)), cv::StereoSGBM::MODE_SGBM_3WAY);
 }
@@ -81,9 +95,29 @@ cv::Mat to_pixels(const cv::Mat &raw, int min_valid, float sign) {
     for (int y = 0; y < raw.rows; ++y) {
         const int16_t *s = raw.ptr<int16_t>(y);
         float *d = out.ptr<float>(y);
-        for (int x = 0; x < raw.cols; ++x) d[x] = s[x] < min_valid * 16 ? kNaN : sign * s[x] / 16.0f;
+        for (int x = 0; x < raw.cols; ++x) d[x] = s[x] < min_valid * kSgbmScale ? kNaN : sign * s[x] / (float)kSgbmScale;
     }
     return out;
+}
+
+/// A mask's pixels as one continuous uint8 buffer (NULL for no mask).
+const uint8_t *mask_pixels(const dc_mat *mask, cv::Mat &keep) {
+    if (!mask) return nullptr;
+    keep = continuous(mask->mat);
+    return keep.ptr<uint8_t>();
+}
+
+/// CDualcamKernels' left-right check of `ref` against `other` (see
+/// dck_left_right_check); all matrices continuous, one size.
+int left_right_check(cv::Mat &ref, const cv::Mat &other, cv::Mat &conf, const dc_mat *refValid,
+                     const dc_mat *otherValid, float sign, double tolerance, dc_error *err) {
+    CV_Assert(ref.isContinuous() && other.isContinuous() && conf.isContinuous());
+    cv::Mat rv, ov;
+    dck_error kernelError{};
+    const int status = dck_left_right_check(ref.ptr<float>(), other.ptr<float>(), conf.ptr<float>(), (size_t)ref.cols,
+                                            ref.cols, ref.rows, mask_pixels(refValid, rv), mask_pixels(otherValid, ov),
+                                            (size_t)ref.cols, sign, tolerance, &kernelError);
+    return kernel_status(status, kernelError, err);
 }
 
 }  // namespace
@@ -152,28 +186,14 @@ extern "C" int dc_stereo_match(const dc_mat *left, const dc_mat *right, const dc
         const dc_mat *otherValid = refRight ? left_valid : right_valid;
         const float sign = refRight ? -1.0f : 1.0f;  // x_other = x - sign * d
         cv::Mat conf(size, CV_32F, cv::Scalar(0));
-        // Left-right consistency and data masks.
-        for (int y = 0; y < size.height; ++y) {
-            float *d = ref.ptr<float>(y);
-            float *c = conf.ptr<float>(y);
-            const float *o = other.ptr<float>(y);
-            for (int x = 0; x < size.width; ++x) {
-                if (std::isnan(d[x])) continue;
-                int xo = (int)std::lround(x - sign * d[x]);
-                bool ok = xo >= 0 && xo < size.width && !std::isnan(o[xo]) &&
-                          std::fabs(o[xo] - d[x]) <= p.lr_tolerance;
-                if (ok && refValid) ok = refValid->mat.ptr<uint8_t>(y)[x] != 0;
-                if (ok && otherValid) ok = otherValid->mat.ptr<uint8_t>(y)[xo] != 0;
-                if (!ok) { d[x] = kNaN; continue; }
-                double e = std::fabs(o[xo] - d[x]) / p.lr_tolerance;
-                c[x] = (float)(1.0 - 0.5 * e * e);
-            }
-        }
+        if (int status = left_right_check(ref, other, conf, refValid, otherValid, sign, p.lr_tolerance, err))
+            return status;
         if (p.refine) {
             const RefineInputs in = make_refine_inputs(refRight ? right->mat : left->mat, refRight ? left->mat : right->mat, ref,
                                                        sign, p.refine_radius,
-                                                       p.texture_sigma > 0 ? p.texture_sigma : 2.0);
-            refine_disparities(in, ref, conf, refine_mask ? refine_mask->mat : cv::Mat(), p.min_zncc);
+                                                       p.texture_sigma > 0 ? p.texture_sigma : kDefaultTextureSigma);
+            if (int status = refine_disparities(in, ref, conf, refine_mask ? refine_mask->mat : cv::Mat(), p.min_zncc, err))
+                return status;
         }
         if (int status = emit(std::move(ref), disparity, err)) return status;
         return emit(std::move(conf), confidence, err);
@@ -246,46 +266,5 @@ extern "C" int dc_stereo_opencv(const dc_mat *left, const dc_mat *right, const d
         cv::Mat result = to_pixels(raw, m->min_disparity, 1.0f);
         if (reference_right) cv::flip(result.clone(), result, 1);
         return emit(std::move(result), disparity, err);
-    });
-}
-
-extern "C" int dc_confidence_fill(const dc_mat *values, const dc_mat *confidence, const dc_mat *guide,
-                                  double lambda, double sigma_color, double min_weight, dc_mat **out,
-                                  dc_error *err) {
-    return guarded(err, [&]() -> int {
-        if (!out) return fail(err, DC_ERR_ARGUMENT, "dc_confidence_fill: out is NULL");
-        *out = nullptr;
-        if (int status = check_input(values, "values", err)) return status;
-        if (int status = check_input(guide, "guide image", err)) return status;
-        const cv::Size size = values->mat.size();
-        if (values->mat.type() != CV_32FC1) return fail(err, DC_ERR_ARGUMENT, "values must be float32, 1 channel");
-        if (guide->mat.depth() != CV_8U || (guide->mat.channels() != 1 && guide->mat.channels() != 3) ||
-            guide->mat.size() != size)
-            return fail(err, DC_ERR_ARGUMENT, "the guide must be 8-bit with 1 or 3 channels, the values' size");
-        if (confidence && (confidence->mat.type() != CV_32FC1 || confidence->mat.size() != size))
-            return fail(err, DC_ERR_ARGUMENT, "confidence must be float32, 1 channel, the values' size");
-        if (!(lambda > 0) || !(sigma_color > 0)) return fail(err, DC_ERR_ARGUMENT, "lambda and sigma must be positive");
-        cv::Mat weighted(size, CV_32F), weight(size, CV_32F);
-        for (int y = 0; y < size.height; ++y) {
-            const float *v = values->mat.ptr<float>(y);
-            const float *c = confidence ? confidence->mat.ptr<float>(y) : nullptr;
-            float *wv = weighted.ptr<float>(y), *w = weight.ptr<float>(y);
-            for (int x = 0; x < size.width; ++x) {
-                float cw = std::isfinite(v[x]) ? (c ? std::clamp(c[x], 0.0f, 1.0f) : 1.0f) : 0.0f;
-                w[x] = cw;
-                wv[x] = cw > 0 ? v[x] * cw : 0.0f;
-            }
-        }
-        auto fgs = cv::ximgproc::createFastGlobalSmootherFilter(guide->mat, lambda, sigma_color, 0.25, 3);
-        cv::Mat num, den;
-        fgs->filter(weighted, num);
-        fgs->filter(weight, den);
-        cv::Mat result(size, CV_32F);
-        for (int y = 0; y < size.height; ++y) {
-            const float *n = num.ptr<float>(y), *d = den.ptr<float>(y);
-            float *o = result.ptr<float>(y);
-            for (int x = 0; x < size.width; ++x) o[x] = d[x] >= min_weight ? n[x] / d[x] : kNaN;
-        }
-        return emit(std::move(result), out, err);
     });
 }

@@ -1,5 +1,8 @@
-// Subpixel refinement of SGBM disparities (used by stereo.cpp's dc_stereo_match).
+// Subpixel refinement of SGBM disparities (used by stereo.cpp's
+// dc_stereo_match): OpenCV prepares the images, CDualcamKernels'
+// dck_refine_rows refines the rows on OpenCV's threads.
 #pragma once
+#include "dualcam_opencv.h"
 #include <opencv2/core.hpp>
 
 namespace dualcam_shim {
@@ -14,16 +17,15 @@ struct RefineInputs {
     double textureSigma;  // gradient energy scale of the texture term
 };
 
-/// The inputs for grey 8-bit `base`/`match` images: a Gaussian of sigma 0.7
-/// px against aliasing, and central-difference x gradients.
+/// The inputs for grey 8-bit `base`/`match` images: a Gaussian against
+/// aliasing, and central-difference x gradients.
 RefineInputs make_refine_inputs(const cv::Mat &base, const cv::Mat &match, const cv::Mat &disparity, float sign,
                                 int radius, double textureSigma);
 
 /// Refines every finite disparity of `ref` (where `mask` is non-zero, or
-/// everywhere when it is empty) in place, in parallel over rows. A pixel whose
-/// fit fails or whose ZNCC is below `minZncc` becomes NaN with confidence 0;
-/// otherwise its confidence is multiplied by the ZNCC term
-/// clamp((zncc - minZncc) / (1 - minZncc)) and the texture term.
-void refine_disparities(const RefineInputs &in, cv::Mat &ref, cv::Mat &conf, const cv::Mat &mask, double minZncc);
+/// everywhere when it is empty) in place, in parallel over rows (see
+/// dck_refine_rows). Returns DC_OK or the kernel's error.
+int refine_disparities(const RefineInputs &in, cv::Mat &ref, cv::Mat &conf, const cv::Mat &mask, double minZncc,
+                       dc_error *err);
 
 }  // namespace dualcam_shim

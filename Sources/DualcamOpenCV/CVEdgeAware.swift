@@ -29,7 +29,7 @@ public enum CVEdgeAware {
     ) throws -> (values: CVMat, weight: CVMat) {
         var out: OpaquePointer?, weight: OpaquePointer?
         try Shim.call("fastGlobalSmootherFilter") {
-            dc_fgs_fill(guide.handle, values.handle, weights.handle, parameters.lambda, parameters.sigmaColor,
+            dc_fgs_fill(guide.handle, values.handle, weights.handle, .infinity, parameters.lambda, parameters.sigmaColor,
                         parameters.lambdaAttenuation, Int32(clamping: parameters.iterations), minimumWeight,
                         &out, &weight, $0)
         }

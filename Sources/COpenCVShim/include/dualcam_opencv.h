@@ -14,6 +14,9 @@
  * (cv::VideoWriter / cv::VideoCapture) in dualcam_opencv_video.h, colour maps
  * and text (previews) in dualcam_opencv_drawing.h, camera and stereo
  * calibration (calib3d) in dualcam_opencv_calibrate.h, same rules.
+ * dualcam's own algorithms are not here: they are CDualcamKernels' (raw
+ * buffers, no OpenCV, dualcam_kernels.h); the shim's entry points that use
+ * them run the OpenCV steps and call the kernels, with the same rules.
  */
 #ifndef DUALCAM_OPENCV_H
 #define DUALCAM_OPENCV_H

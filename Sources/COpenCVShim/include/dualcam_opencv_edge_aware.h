@@ -1,9 +1,11 @@
 /*
  * Edge-aware filtering and sparse-to-dense helpers behind dualcam's OpenCV
  * wall (ximgproc's fast global smoother and guided filter, distance
- * transform, morphology). Same rules as dualcam_opencv.h: DC_OK or a DC_ERR_*
- * code, no C++ exception crosses, every `dc_mat **out` receives a new matrix
- * the caller frees with dc_mat_free.
+ * transform, morphology) and the fills built on dualcam's own kernels
+ * (CDualcamKernels: the shared-guide solver, the depth-edge relabelling).
+ * Same rules as dualcam_opencv.h: DC_OK or a DC_ERR_* code, no C++
+ * exception crosses, every `dc_mat **out` receives a new matrix the caller
+ * frees with dc_mat_free.
  *
  * Guides are 8-bit with 1 or 3 channels (any channel order: channels are
  * compared alike). Values and weights are float32 with 1 channel and the
@@ -24,9 +26,13 @@ extern "C" {
  *   out = FGS(w * v) / FGS(w),  weight_out = FGS(w),
  * where FGS minimises sum_p (u_p - f_p)^2 + lambda sum_{p~q} a_pq (u_p - u_q)^2
  * with affinities a_pq = exp(-|g_p - g_q| / sigma_color) from the guide.
- * Pixels with w <= 0 (or non-finite v) contribute nothing; where FGS(w) is
- * below `min_weight` the output is NaN. `weight_out` may be NULL. */
-int dc_fgs_fill(const dc_mat *guide, const dc_mat *values, const dc_mat *weights, double lambda,
+ * w = min(weights, max_weight) (INFINITY: weights as given; 1 for
+ * confidences), or 1 where `weights` is NULL. Pixels with w <= 0 (or
+ * non-finite v or w) contribute nothing; where FGS(w) is at most
+ * `min_weight` (or not positive) the output is NaN. `weight_out` may be NULL.
+ * This is the one fill on ximgproc itself: stereo fills disparities with it,
+ * and the tests hold dc_edge_solver_fill against it. */
+int dc_fgs_fill(const dc_mat *guide, const dc_mat *values, const dc_mat *weights, double max_weight, double lambda,
                 double sigma_color, double lambda_attenuation, int iterations, double min_weight,
                 dc_mat **out, dc_mat **weight_out, dc_error *err);
 

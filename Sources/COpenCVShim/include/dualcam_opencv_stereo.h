@@ -1,9 +1,10 @@
 /*
  * Stereo behind dualcam's OpenCV wall: rectification maps, point undistortion,
- * semi-global matching with consistency checks and subpixel refinement, and
- * confidence-weighted edge-aware hole filling. Same rules as dualcam_opencv.h:
- * DC_OK or a DC_ERR_* code, no C++ exception crosses, every `dc_mat **out`
- * receives a new matrix the caller frees with dc_mat_free.
+ * semi-global matching with consistency checks and subpixel refinement (the
+ * check and the refinement are CDualcamKernels'; the confidence-weighted fill
+ * is dc_fgs_fill in dualcam_opencv_edge_aware.h). Same rules as
+ * dualcam_opencv.h: DC_OK or a DC_ERR_* code, no C++ exception crosses, every
+ * `dc_mat **out` receives a new matrix the caller frees with dc_mat_free.
  *
  * Disparity convention (rectified pair, same K, baseline along x): a point seen
  * at column x in the left image is at x - d in the right image (d >= 0 for
@@ -87,14 +88,6 @@ typedef struct dc_opencv_matcher {
  * dualcam is compared with (tests, bench, `dualcam eval --baseline`). */
 int dc_stereo_opencv(const dc_mat *left, const dc_mat *right, const dc_opencv_matcher *settings,
                      int reference_right, dc_mat **disparity, dc_error *err);
-
-/* Confidence-weighted edge-aware fill: out = F(v c) / F(c), F = ximgproc's fast
- * global smoother guided by `guide` (8-bit, 1 or 3 channels, same size),
- * with `lambda` and `sigma_color`. `values` float32 (NaN = no value, weight 0),
- * `confidence` float32 weights in [0, 1] (or NULL: 1 where values are finite).
- * Pixels whose smoothed weight is below `min_weight` stay NaN. */
-int dc_confidence_fill(const dc_mat *values, const dc_mat *confidence, const dc_mat *guide, double lambda,
-                       double sigma_color, double min_weight, dc_mat **out, dc_error *err);
 
 #ifdef __cplusplus
 }

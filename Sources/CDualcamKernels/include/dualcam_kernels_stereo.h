@@ -1,0 +1,57 @@
+/*
+ * Stereo kernels: the left-right consistency check of two disparity maps
+ * and the symmetric ZNCC Lucas-Kanade subpixel refinement. Rules in
+ * dualcam_kernels.h. Disparity convention: a pixel at column x of the
+ * reference view is at x - sign * d in the other view; NaN = no disparity.
+ */
+#ifndef DUALCAM_KERNELS_STEREO_H
+#define DUALCAM_KERNELS_STEREO_H
+
+#include "dualcam_kernels.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Keeps a disparity `ref` (float32, cols x rows, `stride` elements per row)
+ * only where the other view's disparity at x - sign * d (rounded) exists and
+ * differs by at most `tolerance` px, and where the optional validity masks
+ * (uint8, 0 = no image data, `mask_stride` bytes per row; NULL = all valid)
+ * are non-zero at both ends; other pixels become NaN. `conf` (float32,
+ * `stride`) receives 1 - 0.5 (|difference| / tolerance)^2 where kept and is
+ * left as is elsewhere. */
+int dck_left_right_check(float *ref, const float *other, float *conf, size_t stride, int cols, int rows,
+                         const uint8_t *ref_valid, const uint8_t *other_valid, size_t mask_stride, float sign,
+                         double tolerance, dck_error *err);
+
+/* One refinement: the smoothed reference (`base`) and other (`match`) grey
+ * images as float32 and their x gradients, the reference's disparity before
+ * refinement (read only), and the disparity and confidence it refines in
+ * place. All float buffers are cols x rows with `stride` elements per row;
+ * `mask` (same stride, uint8) limits it to its non-zero pixels (NULL: every
+ * pixel). */
+typedef struct dck_refine_job {
+    const float *base, *match, *base_dx, *match_dx, *disparity;
+    float *ref, *conf;
+    const uint8_t *mask;
+    size_t stride;
+    int cols, rows;
+    float sign;           /* x_match = x_base - sign * d */
+    int radius;           /* window radius, 1 to 10 */
+    double texture_sigma; /* window gradient RMS (grey levels / px) where the texture term reaches 0.63 */
+    double min_zncc;      /* refined matches below this ZNCC are invalid (in [-1, 1)) */
+} dck_refine_job;
+
+/* Refines every finite disparity of rows y0..<y1 (0 <= y0 <= y1 <= rows): a
+ * pixel whose fit fails or whose ZNCC is below `min_zncc` becomes NaN with
+ * confidence 0; otherwise its confidence is multiplied by the ZNCC term
+ * clamp((zncc - min_zncc) / (1 - min_zncc)) and the texture term
+ * 1 - exp(-gradient energy / texture_sigma^2). Row ranges are independent:
+ * callers may run disjoint ranges concurrently. */
+int dck_refine_rows(const dck_refine_job *job, int y0, int y1, dck_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,45 @@
+// Internal helpers of the kernel target: the exception barrier every
+// entry point that can fail runs its body in, and the multiversioning macro.
+#pragma once
+#include "dualcam_kernels.h"
+#include <cstdio>
+#include <exception>
+#include <string>
+
+/// Compiles a function twice (AVX2+FMA and the baseline) where the compiler
+/// supports it on x86-64; the loader picks the one the CPU runs. Elsewhere
+/// (aarch64, gcc) the baseline build only.
+#if defined(__x86_64__) && defined(__clang__)
+#define DCK_MULTIVERSION __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define DCK_MULTIVERSION
+#endif
+
+namespace dualcam_kernels {
+
+inline int fail(dck_error *err, int code, const std::string &message) {
+    if (err) {
+        err->code = code;
+        std::snprintf(err->message, sizeof err->message, "%s", message.c_str());
+    }
+    return code;
+}
+
+/// Runs `body` (which returns a DCK_* code) and converts any exception into an
+/// error code plus message. No exception ever leaves this function.
+template <typename Body>
+int guarded(dck_error *err, Body &&body) noexcept {
+    if (err) {
+        err->code = DCK_OK;
+        err->message[0] = '\0';
+    }
+    try {
+        return body();
+    } catch (const std::exception &e) {
+        return fail(err, DCK_ERR_STD, e.what());
+    } catch (...) {
+        return fail(err, DCK_ERR_UNKNOWN, "unknown C++ exception");
+    }
+}
+
+}  // namespace dualcam_kernels

@@ -1,0 +1,206 @@
+// The window arithmetic of the subpixel refinement (stereo_refine.cpp): the
+// padded window tables and the three passes over a window (plane slopes,
+// weights, moments of the resampled images). Every function here is inlined
+// into the per-radius loops of `refine_rows`, so the trip counts are constants.
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+namespace dualcam_kernels {
+
+/// Largest refinement radius: `refine_rows` is instantiated for 1...10.
+constexpr int kMaxRadius = 10;
+/// Window loops run over a multiple of this many elements: 8 float lanes of
+/// an AVX2 vector, so the vectorized loops need no remainder.
+constexpr int kLanes = 8;
+/// A neighbour whose disparity is within this of the centre's (px) lies on
+/// the centre's surface: SGBM's errors are below a pixel, depth steps larger.
+constexpr float kSameSurface = 1.0f;
+/// The plane's slopes need same-surface support of at least kSlopeSupport R^2
+/// pixels (about half the (2R+1)^2 window); less is a corner or a sliver.
+constexpr int kSlopeSupport = 2;
+/// Smallest determinant of the slope fit's normal equations: below it the
+/// support is (nearly) a line and the slopes are undefined.
+constexpr double kMinSlopeDeterminant = 1e-9;
+/// Largest plane slope (disparity px per px): steeper is a surface seen almost
+/// edge-on, where a fitted slope is noise; the resampling also needs ax >= 0.5.
+constexpr double kMaxSlope = 0.5;
+/// Same-surface weight: Gaussian in the plane residual with this sigma (px),
+/// so that small depth steps inside the window weigh little.
+constexpr float kPlaneSigma = 0.35f;
+/// Colour weight: Gaussian in the grey-level difference to the centre with
+/// this sigma (levels), so that another object's texture weighs little.
+constexpr float kColourSigma = 40.0f;
+/// Smallest total window weight: less than one full-weight pixel is no fit.
+constexpr float kMinWeightSum = 1.0f;
+
+/// exp(x) for x <= 0, clamped at kExpFloor (where it is below 2e-35 and
+/// contributes nothing to a weight): Cody-Waite reduction to |r| <= ln2/2 and
+/// a degree-6 Taylor polynomial (relative error below 1e-7). Written out
+/// because libm's expf does not vectorize.
+constexpr float kExpFloor = -80.0f;
+constexpr float kLog2e = 1.44269504088896341f;
+// ln 2 = kLn2High - kLn2Low: the high part has few mantissa bits, so n kLn2High
+// subtracts without rounding, and the small remainder is added back.
+constexpr float kLn2High = 0.693359375f, kLn2Low = 2.12194440e-4f;
+constexpr int kExponentBias = 127, kMantissaBits = 23;  // IEEE single precision
+inline __attribute__((always_inline)) float exp_nonpositive(float x) {
+    x = std::max(x, kExpFloor);
+    const float n = __builtin_rintf(x * kLog2e);
+    float r = x - n * kLn2High;
+    r = r + n * kLn2Low;
+    const float p =
+        1.0f + r * (1.0f + r * (0.5f + r * (1.0f / 6 + r * (1.0f / 24 + r * (1.0f / 120 + r * (1.0f / 720))))));
+    const int32_t bits = ((int32_t)n + kExponentBias) << kMantissaBits;
+    return p * __builtin_bit_cast(float, bits);
+}
+
+/// Window sizes for radius R: (2R+1)^2 elements padded to a multiple of kLanes.
+template <int R>
+struct Window {
+    static constexpr int side = 2 * R + 1;
+    static constexpr int count = side * side;
+    static constexpr int padded = (count + kLanes - 1) / kLanes * kLanes;
+};
+
+/// The window's element offsets, padded with zero-weight centre elements
+/// (built outside the multiversioned code: clang does not emit template
+/// members instantiated only inside target_clones functions).
+struct WindowTable {
+    std::vector<float> dx, dy, inside;
+    std::vector<int> rel;
+    WindowTable(int r, int stride) {
+        const int side = 2 * r + 1, count = side * side, padded = (count + kLanes - 1) / kLanes * kLanes;
+        dx.assign(padded, 0.0f); dy.assign(padded, 0.0f); inside.assign(padded, 0.0f);
+        for (int k = 0; k < count; ++k) {
+            dx[k] = (float)(k % side - r);
+            dy[k] = (float)(k / side - r);
+            inside[k] = 1.0f;
+        }
+        rel.resize(padded);
+        for (int k = 0; k < padded; ++k) rel[k] = (int)dy[k] * stride + (int)dx[k];
+    }
+};
+
+/// Raw pointers into a WindowTable.
+struct WindowView {
+    const float *dx, *dy, *inside;
+    const int *rel;  // dy * stride + dx: the element's offset in the row-major image
+};
+
+/// Raw views of the inputs (float32 of one size and stride).
+struct View {
+    const float *base, *match, *baseDx, *matchDx, *disparity;
+    int cols, rows, stride;
+    float sign;
+    float textureSigma;
+};
+
+/// Weighted moments of the resampled intensities b, m and gradients bx, mx.
+/// A trivial aggregate (no member initializers): clang does not emit
+/// constructors used only inside target_clones functions.
+struct Moments {
+    float b, m, bb, mm, bm, bx, mx, bxbx, mxmx, bxmx;
+    float bxb, bxm, mxb, mxm;
+};
+
+/// The slopes gx, gy of the disparity plane through the centre, fitted to the
+/// neighbours' SGBM disparities of the same surface (0 without support).
+template <int R>
+inline __attribute__((always_inline)) void plane_slopes(const View &v, const WindowView &win, int p0, float d0,
+                                                        double &gx, double &gy) {
+    constexpr int P = Window<R>::padded;
+    float sxx = 0, sxy = 0, syy = 0, sxd = 0, syd = 0, n = 0;
+    {
+#pragma clang fp reassociate(on)
+        for (int k = 0; k < P; ++k) {
+            const float diff = v.disparity[p0 + win.rel[k]] - d0;
+            const bool same = std::fabs(diff) <= kSameSurface && win.inside[k] > 0;
+            const float m = same ? 1.0f : 0.0f, dd = same ? diff : 0.0f;
+            const float dx = win.dx[k], dy = win.dy[k];
+            sxx += m * dx * dx; sxy += m * dx * dy; syy += m * dy * dy;
+            sxd += dx * dd; syd += dy * dd; n += m;
+        }
+    }
+    const double det = (double)sxx * syy - (double)sxy * sxy;
+    if (n >= kSlopeSupport * R * R && det > kMinSlopeDeterminant) {
+        gx = std::clamp(((double)syy * sxd - (double)sxy * syd) / det, -kMaxSlope, kMaxSlope);
+        gy = std::clamp(((double)sxx * syd - (double)sxy * sxd) / det, -kMaxSlope, kMaxSlope);
+    }
+}
+
+/// Window weights: same surface (Gaussian in the plane residual; none where
+/// SGBM had no value, mostly the half-occluded strip beside a depth edge,
+/// which would pull the window across the edge) times a colour Gaussian
+/// about the centre. Returns their sum.
+template <int R>
+inline __attribute__((always_inline)) float window_weights(const View &v, const WindowView &win, int p0, float d0,
+                                                           float fgx, float fgy, float centre, float *weights) {
+    constexpr int P = Window<R>::padded;
+    constexpr float kResidual = 1.0f / (2.0f * kPlaneSigma * kPlaneSigma),
+                    kColour = 1.0f / (2.0f * kColourSigma * kColourSigma);
+    float sw = 0;
+    {
+#pragma clang fp reassociate(on)
+        for (int k = 0; k < P; ++k) {
+            const float dj = v.disparity[p0 + win.rel[k]];
+            const float di = v.base[p0 + win.rel[k]] - centre;
+            const float residual = dj - (d0 + fgx * win.dx[k] + fgy * win.dy[k]);
+            const bool missing = dj != dj;
+            const float colour = di * di * kColour;
+            const float t = missing ? 0.0f : residual * residual * kResidual + colour;
+            const float factor = !missing && std::fabs(residual) <= kSameSurface ? 1.0f : 0.0f;
+            const float w = win.inside[k] * factor * exp_nonpositive(-t);
+            weights[k] = w;
+            sw += w;
+        }
+    }
+    return sw;
+}
+
+/// The weighted moments of one iteration: the base resampled at +delta/2 (one
+/// integer offset and one fraction for the whole window), the match along
+/// the plane at -delta/2, intensities centred on `cb` and `cm` (the centre's).
+/// Returns false when the window leaves the image.
+template <int R>
+inline __attribute__((always_inline)) bool window_moments(const View &v, const WindowView &win, int x, int p0,
+                                                          float d0, double delta, float ay, float ax, float cb,
+                                                          float cm, const float *weights, Moments &s) {
+    constexpr int P = Window<R>::padded;
+    const float shiftB = (float)(v.sign * delta / 2);
+    const float floorB = std::floor(shiftB);
+    const int offB = (int)floorB;
+    const float fb = shiftB - floorB;
+    if (x - R + offB < 0 || x + R + offB + 1 >= v.cols) return false;
+    // Match positions xm = a0 + ay dy + ax dx: linear, so the corners bound them.
+    const float a0 = (float)(x - v.sign * (d0 + delta / 2));
+    const float reach = R * ax + R * std::fabs(ay);
+    if (a0 - reach < 0 || a0 + reach >= v.cols - 1) return false;
+    float Sb = 0, Sm = 0, Sbb = 0, Smm = 0, Sbm = 0, Sbx = 0, Smx = 0, Sbxbx = 0, Smxmx = 0, Sbxmx = 0;
+    float Sbxb = 0, Sbxm = 0, Smxb = 0, Smxm = 0;
+    {
+#pragma clang fp reassociate(on)
+        for (int k = 0; k < P; ++k) {
+            const int ib = p0 + win.rel[k] + offB;
+            const float b = v.base[ib] + fb * (v.base[ib + 1] - v.base[ib]) - cb;
+            const float bx = v.baseDx[ib] + fb * (v.baseDx[ib + 1] - v.baseDx[ib]);
+            const float xm = a0 + win.dy[k] * ay + win.dx[k] * ax;
+            const int im = (int)xm;
+            const float fm = xm - (float)im;
+            const int jm = p0 - x + win.rel[k] - (int)win.dx[k] + im;
+            const float m = v.match[jm] + fm * (v.match[jm + 1] - v.match[jm]) - cm;
+            const float mx = v.matchDx[jm] + fm * (v.matchDx[jm + 1] - v.matchDx[jm]);
+            const float w = weights[k];
+            const float wb = w * b, wm = w * m, wbx = w * bx, wmx = w * mx;
+            Sb += wb; Sm += wm; Sbb += wb * b; Smm += wm * m; Sbm += wb * m;
+            Sbx += wbx; Smx += wmx; Sbxbx += wbx * bx; Smxmx += wmx * mx; Sbxmx += wbx * mx;
+            Sbxb += wbx * b; Sbxm += wbx * m; Smxb += wmx * b; Smxm += wmx * m;
+        }
+    }
+    s = Moments{Sb, Sm, Sbb, Smm, Sbm, Sbx, Smx, Sbxbx, Smxmx, Sbxmx, Sbxb, Sbxm, Smxb, Smxm};
+    return true;
+}
+
+}  // namespace dualcam_kernels

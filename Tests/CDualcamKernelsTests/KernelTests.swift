@@ -1,0 +1,217 @@
+import CDualcamKernels
+import XCTest
+
+/// dualcam's C++ kernels through their C API, on small buffers with known answers.
+final class KernelTests: XCTestCase {
+    private func message(_ error: dck_error) -> String {
+        withUnsafeBytes(of: error.message) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+    }
+
+    /// A textured grey image f(x, y) (float, smooth enough for bilinear resampling).
+    private func texture(_ x: Float, _ y: Float) -> Float {
+        100 + 40 * sin(0.7 * x + 0.3 * y) + 25 * sin(0.23 * x - 0.5 * y) + 10 * cos(1.3 * y + 0.2 * x)
+    }
+
+    private func centralDifference(_ image: [Float], cols: Int) -> [Float] {
+        var dx = [Float](repeating: 0, count: image.count)
+        for i in image.indices {
+            let x = i % cols
+            let left = image[x > 0 ? i - 1 : i + 1], right = image[x + 1 < cols ? i + 1 : i - 1]
+            dx[i] = (right - left) / 2
+        }
+        return dx
+    }
+
+    func testLeftRightCheckKeepsConsistentMatchesOnly() {
+        let cols = 8, rows = 1
+        var ref: [Float] = [.nan, 2, 2, 2, 2, 2, 2, 2]
+        // x - d for the reference pixels 2...7 is 0...5; the other view agrees
+        // except at 3 (x 5) and has no value at 4 (x 6).
+        let other: [Float] = [2, 2.4, 2, 5, .nan, 2, 2, 2]
+        var conf = [Float](repeating: 0, count: cols)
+        var error = dck_error()
+        let status = dck_left_right_check(&ref, other, &conf, cols, Int32(cols), Int32(rows), nil, nil, 0, 1, 1, &error)
+        XCTAssertEqual(status, Int32(DCK_OK))
+        XCTAssertTrue(ref[0].isNaN && ref[1].isNaN, "x - d leaves the image")
+        XCTAssertEqual(ref[2], 2)
+        XCTAssertEqual(conf[2], 1, accuracy: 1e-6, "exact agreement: full confidence")
+        XCTAssertEqual(conf[3], 1 - 0.5 * 0.4 * 0.4, accuracy: 1e-5, "0.4 px apart with tolerance 1")
+        XCTAssertTrue(ref[5].isNaN, "the other view says 5: inconsistent")
+        XCTAssertTrue(ref[6].isNaN, "the other view has no value")
+        XCTAssertEqual(conf[5], 0)
+        var zero = dck_error()
+        XCTAssertEqual(dck_left_right_check(&ref, other, &conf, cols, Int32(cols), 1, nil, nil, 0, 1, 0, &zero),
+                       Int32(DCK_ERR_ARGUMENT))
+        XCTAssertTrue(message(zero).contains("tolerance"), message(zero))
+    }
+
+    /// Whole-pixel disparities of a pair shifted by 2.3 px refine to 2.3.
+    func testRefinementFindsTheSubpixelShift() {
+        let cols = 48, rows = 24, shift: Float = 2.3
+        var base = [Float](), match = [Float]()
+        for y in 0..<rows {
+            for x in 0..<cols {
+                base.append(texture(Float(x), Float(y)))
+                match.append(texture(Float(x) + shift, Float(y)))  // x_match = x_base - d
+            }
+        }
+        let baseDx = centralDifference(base, cols: cols), matchDx = centralDifference(match, cols: cols)
+        let sgbm = [Float](repeating: 2, count: cols * rows)
+        var ref = sgbm, conf = [Float](repeating: 1, count: cols * rows)
+        var error = dck_error()
+        let status = base.withUnsafeBufferPointer { b in
+            match.withUnsafeBufferPointer { m in
+                baseDx.withUnsafeBufferPointer { bdx in
+                    matchDx.withUnsafeBufferPointer { mdx in
+                        sgbm.withUnsafeBufferPointer { d in
+                            ref.withUnsafeMutableBufferPointer { r in
+                                conf.withUnsafeMutableBufferPointer { c in
+                                    var job = dck_refine_job(
+                                        base: b.baseAddress, match: m.baseAddress, base_dx: bdx.baseAddress,
+                                        match_dx: mdx.baseAddress, disparity: d.baseAddress, ref: r.baseAddress,
+                                        conf: c.baseAddress, mask: nil, stride: cols, cols: Int32(cols), rows: Int32(rows),
+                                        sign: 1, radius: 3, texture_sigma: 2, min_zncc: 0.5)
+                                    return dck_refine_rows(&job, 0, Int32(rows), &error)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        XCTAssertEqual(status, Int32(DCK_OK), message(error))
+        // Interior pixels (the window and the shift stay inside the image).
+        var checked = 0
+        for y in 4..<(rows - 4) {
+            for x in 8..<(cols - 8) {
+                let i = y * cols + x
+                XCTAssertEqual(ref[i], shift, accuracy: 0.05, "pixel \(x), \(y)")
+                XCTAssertGreaterThan(conf[i], 0.5, "pixel \(x), \(y)")
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThan(checked, 300)
+        XCTAssertTrue(ref[0].isNaN, "the window at the corner leaves the image: no refinement")
+    }
+
+    func testRefinementRejectsBadJobs() {
+        var error = dck_error()
+        XCTAssertEqual(dck_refine_rows(nil, 0, 0, &error), Int32(DCK_ERR_ARGUMENT))
+        XCTAssertTrue(message(error).contains("NULL"), message(error))
+        var one: [Float] = [1]
+        one.withUnsafeMutableBufferPointer { p in
+            var job = dck_refine_job(base: p.baseAddress, match: p.baseAddress, base_dx: p.baseAddress,
+                                     match_dx: p.baseAddress, disparity: p.baseAddress, ref: p.baseAddress,
+                                     conf: p.baseAddress, mask: nil, stride: 1, cols: 1, rows: 1, sign: 1, radius: 11,
+                                     texture_sigma: 2, min_zncc: 0.5)
+            XCTAssertEqual(dck_refine_rows(&job, 0, 1, &error), Int32(DCK_ERR_ARGUMENT))
+            XCTAssertTrue(message(error).contains("radius"), message(error))
+            job.radius = 2
+            XCTAssertEqual(dck_refine_rows(&job, 0, 2, &error), Int32(DCK_ERR_ARGUMENT), "rows beyond the image")
+        }
+    }
+
+    func testEdgeJumpsMarkAStepAndDropSmallComponents() {
+        let cols = 12, rows = 12
+        // A step from 10 to 20 px between columns 5 and 6, and one outlier.
+        var measured = [Float](repeating: 10, count: cols * rows)
+        for y in 0..<rows { for x in 6..<cols { measured[y * cols + x] = 20 } }
+        measured[2 * cols + 2] = 30
+        var params = dck_edge_params(jump_pixels: 0.4, jump_relative: 0.04, margin: 1, radius: 4, occlusion_side: 1,
+                                     disparity_scale: 1, max_fit_rms: 0.1)
+        var edge = [UInt8](repeating: 9, count: cols * rows)
+        var anchor = [Int32](repeating: 0, count: cols * rows), side = [Float](repeating: 0, count: cols * rows)
+        var error = dck_error()
+        XCTAssertEqual(dck_edge_jumps(measured, cols, Int32(cols), Int32(rows), &params, &edge, &anchor, &side, &error),
+                       Int32(DCK_OK))
+        for y in 0..<rows {
+            XCTAssertEqual(edge[y * cols + 5], 1, "row \(y)")
+            XCTAssertEqual(edge[y * cols + 6], 1, "row \(y)")
+            XCTAssertEqual(edge[y * cols + 10], 0, "row \(y)")
+        }
+        XCTAssertEqual(edge[2 * cols + 2], 1, "the outlier jumps too")
+        XCTAssertTrue(anchor.allSatisfy { $0 == -1 }, "no holes: no anchors")
+        // Labels as connected components would give: 1 = the step (24 px), 2 = the outlier (its 5 px).
+        var labels = [Int32](repeating: 0, count: cols * rows)
+        for i in edge.indices where edge[i] != 0 { labels[i] = (i % cols == 5 || i % cols == 6) ? 1 : 2 }
+        let areas: [Int32] = [0, 24, 5]
+        dck_edge_drop_small(&edge, labels, areas, 3, cols, Int32(cols), Int32(rows))
+        XCTAssertEqual(edge[2 * cols + 2], 0, "an isolated outlier is no depth edge")
+        XCTAssertEqual(edge[3 * cols + 5], 1)
+        params.radius = 40
+        XCTAssertEqual(dck_edge_jumps(measured, cols, Int32(cols), Int32(rows), &params, &edge, &anchor, &side, &error),
+                       Int32(DCK_ERR_ARGUMENT))
+    }
+
+    func testWeighingAndNormalisation() {
+        let values: [Float] = [1, 2, .nan, 4, 5, .infinity]
+        let weights: [Float] = [0.5, 3, 1, 0, -1, 1]
+        var num = [Float](repeating: 9, count: 6), den = [Float](repeating: 9, count: 6)
+        dck_fill_weigh(values, nil, weights, 1, &num, &den, 6)
+        XCTAssertEqual(den, [0.5, 1, 0, 0, 0, 0], "capped at 1; NaN, infinite values and weights <= 0 do not count")
+        XCTAssertEqual(num, [0.5, 2, 0, 0, 0, 0])
+        dck_fill_normalize(&num, den, 0.5, 6)
+        XCTAssertTrue(num[0].isNaN, "at the floor: no support")
+        XCTAssertEqual(num[1], 2)
+        XCTAssertTrue(num[2...].allSatisfy(\.isNaN))
+    }
+
+    /// (I + lambda L) u = f has the solution u = f for a constant f.
+    func testColumnSolveKeepsAConstant() {
+        let rows = 9, cols = 5
+        // Negative affinities to the next row; the last row has none.
+        let c = (0..<(rows * cols)).map { $0 / cols < rows - 1 ? Float(-0.7) : 0 }
+        var a = [Float](repeating: 3, count: rows * cols), b = [Float](repeating: 1, count: rows * cols)
+        var scratch = [Float](repeating: 0, count: rows * cols)
+        dck_solve_columns(c, Int32(rows), Int32(cols), 20, &a, &b, &scratch, 0, Int32(cols))
+        XCTAssertEqual(a.map { abs($0 - 3) }.max()!, 0, accuracy: 1e-4)
+        XCTAssertEqual(b.map { abs($0 - 1) }.max()!, 0, accuracy: 1e-4)
+        // A step in f is smoothed across the rows (the solve couples them).
+        var step = (0..<(rows * cols)).map { $0 / cols < rows / 2 ? Float(0) : 1 }, ones = [Float](repeating: 1, count: rows * cols)
+        dck_solve_columns(c, Int32(rows), Int32(cols), 20, &step, &ones, &scratch, 0, Int32(cols))
+        XCTAssertGreaterThan(step[(rows / 2 - 1) * cols], 0.2)
+        XCTAssertLessThan(step[(rows / 2) * cols], 0.8)
+    }
+    /// A flying pixel between a near (red) and a far (blue) surface takes the
+    /// surface of its colour; pixels already on their surface keep their depth.
+    func testRelabelMovesAFlyingPixelToTheSurfaceOfItsColour() throws {
+        let cols = 10, rows = 3, n = cols * rows
+        var depth = (0..<n).map { $0 % cols < 5 ? Float(1) : Float(2) }
+        depth[1 * cols + 5] = 1.4
+        var rgb = [UInt8]()
+        for i in 0..<n { rgb += i % cols < 5 ? [200, 0, 0] : [0, 0, 200] }
+        // Window extremes of radius 1 (what the shim's erode and dilate give).
+        var zmin = [Float](repeating: 0, count: n), zmax = [Float](repeating: 0, count: n)
+        for y in 0..<rows {
+            for x in 0..<cols {
+                var lo = Float.greatestFiniteMagnitude, hi: Float = 0
+                for qy in max(0, y - 1)...min(rows - 1, y + 1) {
+                    for qx in max(0, x - 1)...min(cols - 1, x + 1) {
+                        lo = min(lo, depth[qy * cols + qx]); hi = max(hi, depth[qy * cols + qx])
+                    }
+                }
+                zmin[y * cols + x] = lo; zmax[y * cols + x] = hi
+            }
+        }
+        var state: OpaquePointer?
+        var error = dck_error()
+        XCTAssertEqual(dck_relabel_create(rgb, 3 * cols, Int32(cols), Int32(rows), 2, 20, 1, 1.5, 0.2, &state, &error),
+                       Int32(DCK_OK), message(error))
+        defer { dck_relabel_free(state) }
+        var region = [UInt8](repeating: 0, count: n)
+        let count = dck_relabel_regions(state, depth, zmin, zmax, &region)
+        XCTAssertEqual(count, Int32(2 * rows), "columns 4 and 5 see both surfaces")
+        let needed = [UInt8](repeating: 255, count: n)
+        dck_relabel_prepare(state, depth, zmin, zmax, needed)
+        var next = depth
+        XCTAssertEqual(dck_relabel_vote(state, &next, 0, count), 1)
+        XCTAssertEqual(next[1 * cols + 5], 2, accuracy: 1e-5)
+        var expected = depth
+        expected[1 * cols + 5] = next[1 * cols + 5]
+        XCTAssertEqual(next, expected, "no other pixel changes")
+        var refused: OpaquePointer?
+        XCTAssertEqual(dck_relabel_create(rgb, 3 * cols, Int32(cols), Int32(rows), 2, 20, 1, 1, 0.2, &refused, &error),
+                       Int32(DCK_ERR_ARGUMENT), "min_ratio must be above 1")
+        XCTAssertNil(refused)
+    }
+}
