@@ -9,8 +9,8 @@ import Foundation
 /// `SampleVerifier`), v(x, y) = c0 + cx (x - x0) + cy (y - y0). The
 /// edge-aware fills are piecewise smooth, not piecewise linear: on a slanted
 /// wall they bend between samples and keep the stereo's noise at the scale
-/// of the wall's texture (room at 2 %: 4-7 m interior RMSE 4.2 cm), while
-/// the samples alone, each with 1 cm of noise, pin a plane to a few millimetres.
+/// of the wall's texture (figures in docs/fusion.md), while many samples,
+/// each with centimetre noise, pin a plane to a few millimetres.
 ///
 /// On a grid of nodes `step` pixels apart, each node fits a plane to the
 /// samples within the radius r = sqrt(`expectedSamples` / (pi density)) (the
