@@ -86,25 +86,13 @@ public enum SynthWriter {
     /// Writes the dataset into `directory` (created if missing) and returns the manifest.
     @discardableResult
     public static func write(_ dataset: SynthDataset, to directory: URL) throws -> Manifest {
-        let fm = FileManager.default
-        let parent = directory.deletingLastPathComponent()
-        var isDirectory: ObjCBool = false
-        if fm.fileExists(atPath: directory.path, isDirectory: &isDirectory), !isDirectory.boolValue {
-            throw DualcamError.io(path: directory.path, reason: "exists and is not a directory")
-        }
-        guard fm.fileExists(atPath: parent.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw DualcamError.io(path: directory.path, reason: "parent directory \(parent.path) does not exist")
-        }
-        let staging = parent.appendingPathComponent(".\(directory.lastPathComponent).staging-\(UUID().uuidString)")
+        let staging = try StagedDirectory(beside: directory, tag: "staging")
+        defer { staging.discard() }
         do {
-            try fm.createDirectory(at: staging, withIntermediateDirectories: false)
-            StagingRegistry.register(staging)
-            defer {
-                try? fm.removeItem(at: staging)
-                StagingRegistry.unregister(staging)
-            }
-            let manifest = try writeFiles(dataset, into: staging)
-            try moveContents(of: staging, into: directory)
+            let manifest = try writeFiles(dataset, into: staging.url)
+            let names = try FileManager.default.contentsOfDirectory(atPath: staging.url.path).sorted()
+            try checkReplaceable(names, in: directory)
+            try staging.publish(names, to: directory)
             return manifest
         } catch let error as DualcamError {
             throw error
@@ -214,24 +202,18 @@ public enum SynthWriter {
         return try encoder.encode(value)
     }
 
-    /// Renames every file of `staging` into `directory` (created if needed),
-    /// replacing files of the same name (rename(2): atomic, per file). Only
-    /// files are ever replaced: if any destination is a directory (or
-    /// anything but a regular file or a symbolic link), nothing is moved and
-    /// the error names it, so a user's directory is never deleted.
-    static func moveContents(of staging: URL, into directory: URL) throws {
+    /// Throws unless every `name` in `directory` is missing, a regular file
+    /// or a symbolic link: only files are ever replaced, and the check comes
+    /// before anything moves, so a user's directory is never deleted and
+    /// nothing is half-published.
+    static func checkReplaceable(_ names: [String], in directory: URL) throws {
         let fm = FileManager.default
-        let names = try fm.contentsOfDirectory(atPath: staging.path).sorted()
         for name in names {
             let target = directory.appendingPathComponent(name)
             guard let type = (try? fm.attributesOfItem(atPath: target.path))?[.type] as? FileAttributeType else { continue }
             guard type == .typeRegular || type == .typeSymbolicLink else {
                 throw DualcamError.io(path: target.path, reason: "exists and is not a file (synth replaces only files it writes); move it away or choose another --out")
             }
-        }
-        try fm.createDirectory(at: directory, withIntermediateDirectories: true)
-        for name in names {
-            try AtomicFile.moveIntoPlace(staging.appendingPathComponent(name), directory.appendingPathComponent(name))
         }
     }
 }
