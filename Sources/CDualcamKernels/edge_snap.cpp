@@ -190,8 +190,7 @@ int check_job(const dck_edge_snap_job *job, int y0, int y1, dck_error *err) {
     if (int status = check_edge_buffers(j.measured, j.stride, j.cols, j.rows, &j.params, err)) return status;
     if (!j.out || !j.zone || !j.anchor || !j.labels || !j.side_value)
         return fail(err, DCK_ERR_ARGUMENT, "edge snap: a buffer is NULL");
-    if (y0 < 0 || y0 > y1 || y1 > j.rows) return fail(err, DCK_ERR_ARGUMENT, "edge snap: rows out of range");
-    return DCK_OK;
+    return check_rows(y0, y1, j.rows, "edge snap", err);
 }
 
 }  // namespace

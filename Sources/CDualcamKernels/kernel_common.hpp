@@ -25,6 +25,13 @@ inline int fail(dck_error *err, int code, const std::string &message) {
     return code;
 }
 
+/// DCK_OK when the row range [y0, y1) lies within an image of `rows` rows;
+/// otherwise an argument error naming the kernel (`what`).
+inline int check_rows(int y0, int y1, int rows, const char *what, dck_error *err) {
+    if (y0 < 0 || y0 > y1 || y1 > rows) return fail(err, DCK_ERR_ARGUMENT, std::string(what) + ": rows out of range");
+    return DCK_OK;
+}
+
 /// Runs `body` (which returns a DCK_* code) and converts any exception into an
 /// error code plus message. No exception ever leaves this function.
 template <typename Body>

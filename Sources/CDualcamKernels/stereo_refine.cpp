@@ -157,8 +157,7 @@ int check_job(const dck_refine_job *job, int y0, int y1, dck_error *err) {
         return fail(err, DCK_ERR_ARGUMENT, "the refinement radius must be 1 to 10, got " + std::to_string(j.radius));
     if (!(j.min_zncc < 1) || !(j.texture_sigma > 0))
         return fail(err, DCK_ERR_ARGUMENT, "refinement needs min_zncc below 1 and a positive texture sigma");
-    if (y0 < 0 || y0 > y1 || y1 > j.rows) return fail(err, DCK_ERR_ARGUMENT, "refinement: rows out of range");
-    return DCK_OK;
+    return check_rows(y0, y1, j.rows, "refinement", err);
 }
 
 }  // namespace

@@ -23,15 +23,11 @@ enum ConvergeAutoBenchmark {
         let overlap = try Timing.measure(runs: runs) {
             whole = try warp.autoDistance(wide: demo.wide.image, tele: demo.tele.image)
         }
-        let h = try demo.calibration.rig.homography(from: .wide, to: .tele,
-                                                    plane: .frontoParallel(distance: try Distance(metres: 1.2), in: .wide))
-        let reference = try Timing.measure(runs: runs) {
-            _ = try ImageOps.warpPerspective(demo.wide.image, homography: h.rowMajor, width: size.width, height: size.height)
-        }
+        let reference = try ConvergeBenchmark.warpPerspectiveReference(demo, distance: try Distance(metres: 1.2), runs: runs)
         return BenchmarkResult(
             name: "converge-auto",
             work: "automatic distance of a \(size) wide/tele pair, tap on the near box (96-px window)",
-            reference: "one OpenCV warpPerspective of the \(size) wide image (bilinear)",
+            reference: ConvergeBenchmark.warpPerspectiveLabel(size),
             dualcam: ours, referenceTiming: reference,
             figures: ["tap: distance m": tapped!.distance.metres, "tap: NCC": tapped!.score,
                       "tap: candidates": Double(tapped!.candidates.count),

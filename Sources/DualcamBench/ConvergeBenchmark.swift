@@ -22,17 +22,29 @@ enum ConvergeBenchmark {
         let whole = try Timing.measure(runs: runs) {
             _ = try ConvergenceViews.compose(.split, try warp.register(wide: demo.wide.image, tele: demo.tele.image, distance: distance))
         }
-        let h = try demo.calibration.rig.homography(from: .wide, to: .tele,
-                                                    plane: .frontoParallel(distance: distance, in: .wide))
-        let reference = try Timing.measure(runs: runs) {
-            _ = try ImageOps.warpPerspective(demo.wide.image, homography: h.rowMajor, width: size.width, height: size.height)
-        }
+        let reference = try warpPerspectiveReference(demo, distance: distance, runs: runs)
         return BenchmarkResult(
             name: "converge", work: "split view of a \(size) wide/tele pair (visible halves resampled straight into the view)",
-            reference: "one OpenCV warpPerspective of the \(size) wide image (bilinear)",
+            reference: warpPerspectiveLabel(size),
             dualcam: ours, referenceTiming: reference,
             figures: ["pairs per second (dualcam)": 1000 / ours.median,
                       "register whole pair + compose: median ms": whole.median,
                       "register whole pair + compose: ratio to warpPerspective": whole.median / reference.median])
+    }
+
+    /// The reference of the convergence benchmarks, in the same run: one plain
+    /// OpenCV warpPerspective of the demo's wide image into the tele view
+    /// through the homography of the plane at `distance`.
+    static func warpPerspectiveReference(_ demo: DemoPair, distance: Distance, runs: Int) throws -> Timing {
+        let h = try demo.calibration.rig.homography(from: .wide, to: .tele,
+                                                    plane: .frontoParallel(distance: distance, in: .wide))
+        let image = demo.wide.image
+        return try Timing.measure(runs: runs) {
+            _ = try ImageOps.warpPerspective(image, homography: h.rowMajor, width: image.width, height: image.height)
+        }
+    }
+
+    static func warpPerspectiveLabel(_ size: PixelSize) -> String {
+        "one OpenCV warpPerspective of the \(size) wide image (bilinear)"
     }
 }

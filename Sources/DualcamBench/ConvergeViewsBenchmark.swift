@@ -21,15 +21,11 @@ enum ConvergeViewsBenchmark {
         for canvas in ConvergenceCanvas.allCases {
             registration[canvas] = try measure(canvas, demo, size: size, distance: distance, runs: runs, into: &figures)
         }
-        let h = try demo.calibration.rig.homography(from: .wide, to: .tele,
-                                                    plane: .frontoParallel(distance: distance, in: .wide))
-        let reference = try Timing.measure(runs: runs) {
-            _ = try ImageOps.warpPerspective(demo.wide.image, homography: h.rowMajor, width: size.width, height: size.height)
-        }
+        let reference = try ConvergeBenchmark.warpPerspectiveReference(demo, distance: distance, runs: runs)
         return BenchmarkResult(
             name: "converge-views",
             work: "convergence step by step at \(size): tables, registration (cached tables), each view, per canvas; headline: tele-canvas registration",
-            reference: "one OpenCV warpPerspective of the \(size) wide image (bilinear)",
+            reference: ConvergeBenchmark.warpPerspectiveLabel(size),
             dualcam: try registration[.tele] ?? measure(.tele, demo, size: size, distance: distance, runs: runs, into: &figures),
             referenceTiming: reference, figures: figures)
     }
