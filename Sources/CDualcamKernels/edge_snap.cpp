@@ -37,6 +37,16 @@ constexpr int kHoleMeanRadius = 2;
 /// farther, the plane belongs to another surface than the measurement.
 constexpr double kMaxSnapJumps = 2;
 
+/// DCK_OK when the job and its buffers can run rows [y0, y1).
+int check_job(const dck_edge_snap_job *job, int y0, int y1, dck_error *err) {
+    if (!job) return fail(err, DCK_ERR_ARGUMENT, "edge snap job is NULL");
+    const dck_edge_snap_job &j = *job;
+    if (int status = check_edge_buffers(j.measured, j.stride, j.cols, j.rows, &j.params, err)) return status;
+    if (!j.out || !j.zone || !j.anchor || !j.labels || !j.side_value)
+        return fail(err, DCK_ERR_ARGUMENT, "edge snap: a buffer is NULL");
+    return check_rows(y0, y1, j.rows, "edge snap", err);
+}
+
 struct Snapper {
     const dck_edge_snap_job &job;
     JumpTest jump;
@@ -184,24 +194,12 @@ struct Snapper {
     }
 };
 
-int check_job(const dck_edge_snap_job *job, int y0, int y1, dck_error *err) {
-    if (!job) return fail(err, DCK_ERR_ARGUMENT, "edge snap job is NULL");
-    const dck_edge_snap_job &j = *job;
-    if (int status = check_edge_buffers(j.measured, j.stride, j.cols, j.rows, &j.params, err)) return status;
-    if (!j.out || !j.zone || !j.anchor || !j.labels || !j.side_value)
-        return fail(err, DCK_ERR_ARGUMENT, "edge snap: a buffer is NULL");
-    return check_rows(y0, y1, j.rows, "edge snap", err);
-}
-
 }  // namespace
 }  // namespace dualcam_kernels
 
 using namespace dualcam_kernels;
 
 extern "C" int dck_edge_snap_rows(const dck_edge_snap_job *job, int y0, int y1, dck_error *err) {
-    return guarded(err, [&]() -> int {
-        if (int status = check_job(job, y0, y1, err)) return status;
-        Snapper(*job).snap_rows(y0, y1);
-        return DCK_OK;
-    });
+    return guarded_rows(job, y0, y1, err, check_job,
+                        [](const dck_edge_snap_job &j, int from, int to) { Snapper(j).snap_rows(from, to); });
 }

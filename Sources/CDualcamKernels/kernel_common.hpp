@@ -49,4 +49,15 @@ int guarded(dck_error *err, Body &&body) noexcept {
     }
 }
 
+/// The body of a row-range entry point: `check(job, y0, y1, err)` first, then
+/// `run(*job, y0, y1)`, behind the exception barrier.
+template <typename Job, typename Check, typename Run>
+int guarded_rows(const Job *job, int y0, int y1, dck_error *err, Check &&check, Run &&run) noexcept {
+    return guarded(err, [&]() -> int {
+        if (int status = check(job, y0, y1, err)) return status;
+        run(*job, y0, y1);
+        return DCK_OK;
+    });
+}
+
 }  // namespace dualcam_kernels

@@ -166,16 +166,13 @@ int check_job(const dck_refine_job *job, int y0, int y1, dck_error *err) {
 using namespace dualcam_kernels;
 
 extern "C" int dck_refine_rows(const dck_refine_job *job, int y0, int y1, dck_error *err) {
-    return guarded(err, [&]() -> int {
-        if (int status = check_job(job, y0, y1, err)) return status;
-        const dck_refine_job &j = *job;
+    return guarded_rows(job, y0, y1, err, check_job, [](const dck_refine_job &j, int from, int to) {
         const View view{j.base, j.match, j.base_dx, j.match_dx, j.disparity, j.cols, j.rows, (int)j.stride, j.sign,
                         (float)j.texture_sigma};
         const WindowTable window(j.radius, (int)j.stride);
         const RowJob rows{&view, j.ref, j.conf, j.mask,
                           WindowView{window.dx.data(), window.dy.data(), window.inside.data(), window.rel.data()},
                           j.stride, j.min_zncc};
-        refine_rows(rows, j.radius, y0, y1);
-        return DCK_OK;
+        refine_rows(rows, j.radius, from, to);
     });
 }
