@@ -159,8 +159,9 @@ extern "C" int dck_affinity_rows(const dck_affinity_table *table, const uint8_t 
     return guarded(err, [&]() -> int {
         if (!table || !guide || !right || !below) return fail(err, DCK_ERR_ARGUMENT, "affinities: a buffer is NULL");
         if (channels != 1 && channels != 3) return fail(err, DCK_ERR_ARGUMENT, "the guide must have 1 or 3 channels");
-        if (cols < 1 || rows < 1 || guide_step < (size_t)cols * channels || y0 < 0 || y0 > y1 || y1 > rows)
-            return fail(err, DCK_ERR_ARGUMENT, "affinities: bad size, step or rows");
+        if (cols < 1 || rows < 1 || guide_step < (size_t)cols * channels)
+            return fail(err, DCK_ERR_ARGUMENT, "affinities: bad size or step");
+        if (int status = check_rows(y0, y1, rows, "affinities", err)) return status;
         const float *all = table->table->all.data();
         if (channels == 3)
             fill_affinities<3>(guide, guide_step, cols, rows, all, right, below, y0, y1);

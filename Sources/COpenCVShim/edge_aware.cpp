@@ -173,19 +173,28 @@ void window_extremes(const cv::Mat &current, const cv::Mat &window, cv::Mat &zmi
     cv::dilate(forMax, zmax, window);
 }
 
+/// The square structuring elements of one relabelling: the window whose
+/// extremes define the two surfaces, and the reach of a vote.
+struct RelabelWindows {
+    cv::Mat extremes, vote;
+    RelabelWindows(int radius, int vote_radius)
+        : extremes(cv::getStructuringElement(cv::MORPH_RECT, {2 * radius + 1, 2 * radius + 1})),
+          vote(cv::getStructuringElement(cv::MORPH_RECT, {2 * vote_radius + 1, 2 * vote_radius + 1})) {}
+};
+
 /// One relabelling pass over `current` (CDualcamKernels' steps with OpenCV's
 /// filters between them); returns the number of changed pixels.
-int relabel_pass(dck_relabel *state, cv::Mat &current, int radius, int vote_radius) {
-    const cv::Mat window = cv::getStructuringElement(cv::MORPH_RECT, {2 * radius + 1, 2 * radius + 1});
+int relabel_pass(dck_relabel *state, cv::Mat &current, const RelabelWindows &windows) {
     cv::Mat zmin, zmax;
-    window_extremes(current, window, zmin, zmax);
+    window_extremes(current, windows.extremes, zmin, zmax);
+    CV_Assert(zmin.isContinuous() && zmax.isContinuous());
     // Region pixels first, then log depth and voter flags only where a vote
     // reads them: within vote_radius of a region pixel.
     cv::Mat region(current.size(), CV_8UC1), needed;
     const int count = dck_relabel_regions(state, current.ptr<float>(), zmin.ptr<float>(), zmax.ptr<float>(),
                                           region.ptr<uint8_t>());
-    cv::dilate(region, needed, cv::getStructuringElement(cv::MORPH_RECT, {2 * vote_radius + 1, 2 * vote_radius + 1}));
-    CV_Assert(zmin.isContinuous() && zmax.isContinuous() && needed.isContinuous());
+    cv::dilate(region, needed, windows.vote);
+    CV_Assert(needed.isContinuous());
     dck_relabel_prepare(state, current.ptr<float>(), zmin.ptr<float>(), zmax.ptr<float>(), needed.ptr<uint8_t>());
     // Region pixels vote independently (they read `current`, write `next`).
     cv::Mat next = current.clone();
@@ -220,8 +229,9 @@ extern "C" int dc_relabel_depth_edges(const dc_mat *guide, const dc_mat *depth, 
             return kernel_status(status, e, err);
         const std::unique_ptr<dck_relabel, void (*)(dck_relabel *)> owned(state, dck_relabel_free);
         cv::Mat current = depth->mat.clone();
+        const RelabelWindows windows(radius, vote_radius);
         for (int pass = 0; pass < iterations; ++pass)
-            if (relabel_pass(state, current, radius, vote_radius) == 0) break;
+            if (relabel_pass(state, current, windows) == 0) break;
         return emit(std::move(current), out, err);
     });
 }

@@ -22,11 +22,18 @@ inline int kernel_status(int status, const dck_error &kernel, dc_error *err) {
 /// A matrix's pixels as one continuous buffer (the kernels take one stride).
 inline cv::Mat continuous(const cv::Mat &m) { return m.isContinuous() ? m : m.clone(); }
 
+/// Row stripes per OpenCV thread: a few balance the load, and every stripe
+/// is one kernel call that sets up its per-call state (window tables, plane
+/// fits shared by a band of rows, argument checks) once; OpenCV's default of
+/// one stripe per row would repeat that setup for every row.
+constexpr int kStripesPerThread = 4;
+
 /// Runs `body(begin, end, dck_error *)` (a kernel over part of `range`,
-/// returning a DCK_* code) over `range` on OpenCV's threads, in about
-/// `nstripes` parts (-1: OpenCV's choice); returns the first failure.
+/// returning a DCK_* code) over `range` on OpenCV's threads, in
+/// `kStripesPerThread` parts per thread; returns the first failure.
 template <typename Body>
-int parallel_kernel(const cv::Range &range, dc_error *err, Body &&body, double nstripes = -1) {
+int parallel_kernel(const cv::Range &range, dc_error *err, Body &&body) {
+    const double nstripes = kStripesPerThread * cv::getNumThreads();
     std::mutex lock;
     int first = DCK_OK;
     dck_error firstError{};

@@ -14,11 +14,6 @@ using namespace dualcam_shim;
 
 namespace {
 
-/// Row stripes of the snap per OpenCV thread: a few balance the load, and
-/// each stripe sets up its window weights once and shares the plane fits of
-/// a band of rows (per-row stripes would repeat both for every row).
-constexpr int kStripesPerThread = 4;
-
 dck_edge_params kernel_params(const dc_edge_snap_params &p) {
     return dck_edge_params{p.jump_pixels, p.jump_relative, p.margin, p.radius, p.occlusion_side, p.disparity_scale,
                            p.max_fit_rms};
@@ -105,10 +100,8 @@ extern "C" int dc_disparity_edge_snap(const dc_mat *measured, const dc_mat *conf
                                     covered ? cover.ptr<uint8_t>() : nullptr, edges.zone.ptr<uint8_t>(),
                                     edges.anchor.ptr<int32_t>(), labels.ptr<int32_t>(), (size_t)W, W, H,
                                     kernel_params(*params)};
-        const double stripes = kStripesPerThread * cv::getNumThreads();
         if (int status = parallel_kernel(cv::Range(0, H), err,
-                                         [&](int y0, int y1, dck_error *e) { return dck_edge_snap_rows(&job, y0, y1, e); },
-                                         stripes))
+                                         [&](int y0, int y1, dck_error *e) { return dck_edge_snap_rows(&job, y0, y1, e); }))
             return status;
         return emit(std::move(result), out, err);
     });

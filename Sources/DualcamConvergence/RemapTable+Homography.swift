@@ -5,9 +5,6 @@ import DualcamImaging
 extension RemapTable {
     public var size: PixelSize { PixelSize(width: mapX.width, height: mapX.height) }
 
-    /// Where entries that have no source point.
-    static let outside: Float = -1000
-
     /// Builds the table of a `size` destination: destination pixel (x, y)
     /// samples the source at
     ///
@@ -24,8 +21,8 @@ extension RemapTable {
                       post: PixelAffine = .identity, sourceSize: PixelSize) throws -> RemapTable {
         let width = size.width, height = size.height
         let count = width * height
-        var xs = [Float](repeating: outside, count: count)
-        var ys = [Float](repeating: outside, count: count)
+        var xs = [Float](repeating: RemapTable.outsideCoordinate, count: count)
+        var ys = [Float](repeating: RemapTable.outsideCoordinate, count: count)
         var mask = [UInt8](repeating: 0, count: count)
         let e = h.rowMajor
         let h0 = e[0], h1 = e[1], h2 = e[2], h3 = e[3], h4 = e[4], h5 = e[5], h6 = e[6], h7 = e[7], h8 = e[8]

@@ -85,7 +85,7 @@ public enum DepthFusion {
 
         let first = try run.firstFills(used: used, verification: verification, alignment: alignment)
         var inverse = try run.smoothStereoAndComplete(first, used: used)
-        inverse = run.localPlanes(inverse, verification: verification)
+        run.localPlanes(&inverse, verification: verification)
         inverse = try run.fillRemaining(used.clamped(inverse), first: first, used: used)
         var depth = inverse.map { $0.isFinite && $0 > 0 ? 1 / $0 : Float.nan }
         timings.completeMilliseconds = clock.lap()

@@ -92,7 +92,7 @@ struct FusionRun {
     let input: FusionInput
     let options: DepthFusion.Options
     let plan: DepthFusion.Plan
-    let size: PixelSize
+    var size: PixelSize { input.size }
     /// Each sample's row-major pixel.
     let pixels: [Int]
     let completion: FusionCompletion
@@ -101,7 +101,6 @@ struct FusionRun {
         self.input = input
         self.options = options
         plan = DepthFusion.Plan(DepthFusion.Mode(input, options), options)
-        size = input.size
         let samples = input.samples, size = input.size
         // Checked placement (non-finite values are an error, not a trap).
         pixels = try samples.indices.map { try SampleMerging.pixelIndex(samples[$0], index: $0, size: size) }
@@ -193,16 +192,14 @@ struct FusionRun {
     }
 
     /// Stage "local planes": planes of the samples replace the fill where they apply.
-    func localPlanes(_ inverse: [Float], verification: DepthFusion.Verification) -> [Float] {
-        guard let planes = plan.localPlanes else { return inverse }
+    func localPlanes(_ inverse: inout [Float], verification: DepthFusion.Verification) {
+        guard let planes = plan.localPlanes else { return }
         let verdicts = verification.verdicts
         let fitted = planes.fit(reference: inverse, size: size, samples: input.samples,
                                 sampleNoiseMetres: options.sampleNoiseMetres) { verdicts[$0] != .outlier }
-        var inverse = inverse
         inverse.withUnsafeMutableBufferPointer { inverse in
             for p in 0..<pixelCount where fitted[p].isFinite { inverse[p] = fitted[p] }
         }
-        return inverse
     }
 
     /// Stage "fill": what is left, then planes continued into what nothing measures.

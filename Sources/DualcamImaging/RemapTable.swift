@@ -20,6 +20,10 @@ public struct RemapTable: Sendable {
         prepared = try PreparedRemap(mapX: mapX, mapY: mapY)
     }
 
+    /// Where an entry has no source (behind the camera, or a lens model that
+    /// cannot map it), the maps point here: far outside any image, so the
+    /// remap reads the border and the valid mask stays empty.
+    public static let outsideCoordinate: Float = -1000
     /// True when every destination pixel is valid.
     public var isFullyValid: Bool { validCount == mapX.width * mapX.height }
 

@@ -27,14 +27,42 @@ public enum CVEdgeAware {
     public static func smootherFill(
         guide: CVMat, values: CVMat, weights: CVMat, parameters: SmootherParameters, minimumWeight: Double = 1e-6
     ) throws -> (values: CVMat, weight: CVMat) {
+        let fill = try fgsFill(guide: guide, values: values, weights: weights, maximumWeight: .infinity,
+                               parameters: parameters, floor: minimumWeight, wantsWeight: true)
+        guard let weight = fill.weight else { throw DualcamError.openCV(operation: "fastGlobalSmootherFilter", message: "no weight") }
+        return (fill.values, weight)
+    }
+
+    /// The same fill with confidences c clipped to at most 1 (nil: 1 where v
+    /// is finite), ximgproc's default attenuation and iterations, and NaN
+    /// where the smoothed weight is below `minimumWeight` (> 0; kept at or
+    /// above it). Only the filled values are made.
+    public static func confidenceFill(values: CVMat, confidence: CVMat?, guide: CVMat, lambda: Double,
+                                      sigmaColor: Double, minimumWeight: Double) throws -> CVMat {
+        // dc_fgs_fill keeps weights strictly above its floor (compared as
+        // float32): the floor that keeps exactly the weights >= minimumWeight
+        // is the float just below the smallest float >= minimumWeight.
+        let nearest = Float(minimumWeight)
+        let atLeast = Double(nearest) >= minimumWeight ? nearest : nearest.nextUp
+        return try fgsFill(guide: guide, values: values, weights: confidence, maximumWeight: 1,
+                           parameters: SmootherParameters(lambda: lambda, sigmaColor: sigmaColor),
+                           floor: Double(atLeast.nextDown), wantsWeight: false).values
+    }
+
+    /// `dc_fgs_fill`: FGS(w v) / FGS(w) with w = min(weights, maximumWeight)
+    /// (nil weights: 1), NaN where FGS(w) <= `floor`; FGS(w) too when `wantsWeight`.
+    private static func fgsFill(guide: CVMat, values: CVMat, weights: CVMat?, maximumWeight: Double,
+                                parameters: SmootherParameters, floor: Double,
+                                wantsWeight: Bool) throws -> (values: CVMat, weight: CVMat?) {
         var out: OpaquePointer?, weight: OpaquePointer?
-        try Shim.call("fastGlobalSmootherFilter") {
-            dc_fgs_fill(guide.handle, values.handle, weights.handle, .infinity, parameters.lambda, parameters.sigmaColor,
-                        parameters.lambdaAttenuation, Int32(clamping: parameters.iterations), minimumWeight,
-                        &out, &weight, $0)
+        try Shim.call("fastGlobalSmootherFilter") { error in
+            withUnsafeMutablePointer(to: &weight) { weightOut in
+                dc_fgs_fill(guide.handle, values.handle, weights?.handle, maximumWeight, parameters.lambda,
+                            parameters.sigmaColor, parameters.lambdaAttenuation, Int32(clamping: parameters.iterations),
+                            floor, &out, wantsWeight ? weightOut : nil, error)
+            }
         }
-        let filled = try CVMat(adopting: out!)
-        return (filled, try CVMat(adopting: weight!))
+        return (try CVMat(adopting: out!), try weight.map { try CVMat(adopting: $0) })
     }
 
     /// A guide prepared once for many `smootherFill`s with the same

@@ -116,26 +116,6 @@ public enum CVStereo {
         return try CVMat(adopting: d!)
     }
 
-    /// out = F(v c) / F(c) with F ximgproc's fast global smoother guided by
-    /// `guide` (8-bit, 1 or 3 channels; ximgproc's default attenuation and iterations)
-    /// and confidences c clipped to at most 1 (nil: 1 where v is finite); NaN
-    /// where the smoothed weight is below `minWeight` (> 0). The fill is
-    /// `dc_fgs_fill`, which keeps weights *above* its floor: the floor passed
-    /// is the float just below the smallest float >= `minWeight`.
-    public static func confidenceFill(values: CVMat, confidence: CVMat?, guide: CVMat, lambda: Double,
-                                      sigmaColor: Double, minWeight: Double) throws -> CVMat {
-        let nearest = Float(minWeight)
-        let atLeast = Double(nearest) >= minWeight ? nearest : nearest.nextUp
-        // ximgproc's default attenuation and iteration count (SmootherParameters' defaults).
-        let smoother = CVEdgeAware.SmootherParameters(lambda: lambda, sigmaColor: sigmaColor)
-        var out: OpaquePointer?
-        try Shim.call("fast global smoother fill") {
-            dc_fgs_fill(guide.handle, values.handle, confidence?.handle, 1, smoother.lambda, smoother.sigmaColor,
-                        smoother.lambdaAttenuation, Int32(smoother.iterations), Double(atLeast.nextDown), &out, nil, $0)
-        }
-        return try CVMat(adopting: out!)
-    }
-
     private static func check3x3(_ matrices: [Double]...) throws {
         guard matrices.allSatisfy({ $0.count == 9 }) else {
             throw DualcamError.openCV(operation: "stereo", message: "3x3 matrices need 9 values")

@@ -20,13 +20,6 @@ public enum OpenCVStereoBaseline: String, CaseIterable, Sendable {
     case sgbmWLS = "sgbm-wls"
     case bm
 
-    public init(parsing text: String, flag: String = "--baseline") throws {
-        guard let value = OpenCVStereoBaseline(rawValue: text.lowercased()) else {
-            throw DualcamError.invalidValue(
-                name: "\(flag) '\(text)'", reason: "expected \(OpenCVStereoBaseline.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        self = value
-    }
 
     /// "OpenCV SGBM_3WAY + WLS" etc., for tables.
     public var label: String {

@@ -55,15 +55,11 @@ public struct RectificationTable: @unchecked Sendable {
         try table.apply(grey, interpolation: .linear, border: .zero)
     }
 
-    /// Where a rectified pixel has no source (behind the camera, or the
-    /// model cannot distort it), the maps point here: far outside any
-    /// image, so the remap leaves the pixel black and the valid mask empty.
-    static let outsideCoordinate: Float = -1000
 
     /// Maps for distortion models OpenCV lacks, row bands in parallel.
     static func genericMaps(model: CameraModel, rotation: Rotation, rectified: Intrinsics) throws -> (x: CVMat, y: CVMat) {
         let (w, h) = (rectified.referenceSize.width, rectified.referenceSize.height)
-        var xs = [Float](repeating: Self.outsideCoordinate, count: w * h), ys = xs
+        var xs = [Float](repeating: RemapTable.outsideCoordinate, count: w * h), ys = xs
         let back = rotation.inverse
         let k = model.intrinsics
         xs.withUnsafeMutableBufferPointer { xOut in

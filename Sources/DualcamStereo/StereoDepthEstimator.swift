@@ -210,11 +210,11 @@ public struct StereoDepthEstimator: @unchecked Sendable {
         // foreground into them; then the confidence-weighted smoother.
         let pre = HoleFilling.backgroundFill(values, width: size.width, keep: covered)
         let weights = zip(confidence, pre.filled).map { $1 ? Self.backgroundFillWeight : $0 }
-        let smoothed = try CVStereo.confidenceFill(
+        let smoothed = try CVEdgeAware.confidenceFill(
             values: .floats(pre.values, width: size.width, height: size.height),
             confidence: .floats(weights, width: size.width, height: size.height),
             guide: guideImage.makeCVMat(), lambda: options.fillLambda, sigmaColor: options.fillSigmaColor,
-            minWeight: Self.minimumFillWeight).floats()
+            minimumWeight: Self.minimumFillWeight).floats()
         // Measured values m are kept in proportion to their confidence c (a
         // confident match is not pulled towards its neighbours across a depth
         // edge): v = c m + (1 - c) s. With `fillResidualPixels` tau set, the
@@ -261,10 +261,10 @@ public struct StereoDepthEstimator: @unchecked Sendable {
     /// matches the search reaches past it (its margin for calibration error,
     /// `StereoDepthOptions.disparitySearch`) stay inside the image.
     static let rectificationMarginPixels = 4
-    /// The edge snap's `radius` is set for outputs this wide (the photo
-    /// bench's 768 px) and scales with the output width, within
+    /// The edge snap's `radius` is set for photo-size outputs
+    /// (`DepthOutputSize.photoWidth`) and scales with the output width, within
     /// `edgeSnapRadiusRange` (a fit window of a few pixels has no surface to fit).
-    static let edgeSnapReferenceWidth = 768.0
+    static let edgeSnapReferenceWidth = Double(DepthOutputSize.photoWidth)
     static let edgeSnapRadiusRange = 8...32
     /// A measurement's tolerance divides by its confidence, at least this:
     /// a zero-confidence value may move anywhere, but the division stays finite.

@@ -1,3 +1,4 @@
+import DualcamDepthMap
 import DualcamOpenCV
 import DualcamGeometry
 import DualcamSupport
@@ -37,7 +38,7 @@ public struct StereoDepthOptions: Sendable, Equatable {
     /// The automatic `matchDensity` for an output `width` pixels wide aligned
     /// to the narrower camera or not.
     public static func automaticMatchDensity(outputWidth width: Int, referenceIsNarrower: Bool) -> Double {
-        width <= streamingWidth && referenceIsNarrower ? streamingMatchDensity : defaultMatchDensity
+        width <= DepthOutputSize.streamingWidth && referenceIsNarrower ? streamingMatchDensity : defaultMatchDensity
     }
     // SGBM settings (see `CVStereoParameters` for their meaning):
     /// 5x5 blocks: the smallest SGBM window that still averages sensor noise,
@@ -157,11 +158,11 @@ public enum OutputGrid: String, Sendable, Equatable {
 
 /// The fixed numbers of `StereoDepthOptions`' automatic choices and checks.
 extension StereoDepthOptions {
-    /// Outputs at most `streamingWidth` wide are streaming sizes (320x240 and
-    /// below); automatic match densities (`automaticMatchDensity`): 2
-    /// rectified samples per output pixel, 1.5 at streaming sizes aligned to
-    /// the narrower camera.
-    public static let streamingWidth = 320, defaultMatchDensity = 2.0, streamingMatchDensity = 1.5
+    /// Outputs at most `DepthOutputSize.streamingWidth` wide are streaming
+    /// sizes (320x240 and below); automatic match densities
+    /// (`automaticMatchDensity`): 2 rectified samples per output pixel, 1.5 at
+    /// streaming sizes aligned to the narrower camera.
+    public static let defaultMatchDensity = 2.0, streamingMatchDensity = 1.5
     /// The automatic refinement window radius, for rectified images at least
     /// `largeRefineWidth` wide and below (see `refineRadius`).
     public static let largeRefineRadius = 5, smallRefineRadius = 3, largeRefineWidth = 1200

@@ -101,10 +101,11 @@ struct ConvergeCommand: ParsableCommand {
         var sweep: [Distance]?
         /// A fixed --distance; nil with --distance auto or --sweep.
         var distance: Distance?
-        var isAuto = false
         /// --at, with --distance auto.
         var at: TapPoint?
 
+        /// --distance auto: neither a sweep nor a fixed distance.
+        var isAuto: Bool { sweep == nil && distance == nil }
         var mode: String { sweep != nil ? "sweep" : isAuto ? "auto" : "fixed" }
     }
 
@@ -122,10 +123,10 @@ struct ConvergeCommand: ParsableCommand {
         default: break
         }
         var request = Request()
-        request.isAuto = distance?.lowercased() == "auto"
-        request.distance = request.isAuto ? nil : try distance.map { text in try parseFlag("\(prefix)distance", text) { try Distance(parsing: $0) } }
+        let isAuto = distance?.lowercased() == "auto"
+        request.distance = isAuto ? nil : try distance.map { text in try parseFlag("\(prefix)distance", text) { try Distance(parsing: $0) } }
         request.at = try at.map { text in try parseFlag("\(prefix)at", text) { try TapPoint(parsing: $0) } }
-        if request.at != nil, !request.isAuto {
+        if request.at != nil, !isAuto {
             throw DualcamError.invalidValue(name: "\(prefix)at", reason: "applies only with \(prefix)distance auto")
         }
         guard (2...10_000).contains(steps) else {

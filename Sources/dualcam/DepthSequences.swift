@@ -69,7 +69,7 @@ extension DepthCommand {
             let (w, t) = (pair.wide, pair.tele)
             let wideK = try perFrameIntrinsics(sourceFile(of: w), w.image, .wide, loaded.file)
             let teleK = try perFrameIntrinsics(sourceFile(of: t), t.image, .tele, loaded.file)
-            let estimator = try clock.measure("setup") { try estimators.estimator(self, wide: w.image, tele: t.image, wideK: wideK, teleK: teleK) }
+            let estimator = try estimators.estimator(self, wide: w.image, tele: t.image, wideK: wideK, teleK: teleK, clock: clock)
             let result = try clock.measure("depth") { try estimator.estimate(wide: w.image, tele: t.image, temporal: temporal) }
             run.reference = estimator.reference.rawValue
             guard index >= keepFrom else { continue }
@@ -86,8 +86,9 @@ extension DepthCommand {
     }
 
     /// The estimator for each pair's geometry, made again only when the
-    /// buffer sizes or the per-frame intrinsics change; `settings` carries
-    /// the output size resolved for the latest one.
+    /// buffer sizes or the per-frame intrinsics change (timed as "setup" on
+    /// `clock` when given); `settings` carries the output size resolved for
+    /// the latest one.
     struct Estimators {
         let rig: Rig
         var settings: Settings
@@ -100,13 +101,16 @@ extension DepthCommand {
         }
 
         mutating func estimator(_ command: DepthCommand, wide: Image, tele: Image, wideK: Intrinsics?,
-                                teleK: Intrinsics?) throws -> StereoDepthEstimator {
+                                teleK: Intrinsics?, clock: Timings? = nil) throws -> StereoDepthEstimator {
             let wideSize = PixelSize(width: wide.width, height: wide.height)
             let teleSize = PixelSize(width: tele.width, height: tele.height)
             let newKey = ["\(wideSize)", "\(teleSize)", "\(String(describing: wideK))", "\(String(describing: teleK))"]
             if let current, newKey == key { return current }
-            let made = try command.makeEstimator(rig: rig, wideSize: wideSize, teleSize: teleSize, wideK: wideK, teleK: teleK,
-                                                 settings: &settings)
+            func make() throws -> StereoDepthEstimator {
+                try command.makeEstimator(rig: rig, wideSize: wideSize, teleSize: teleSize, wideK: wideK, teleK: teleK,
+                                          settings: &settings)
+            }
+            let made = try clock.map { try $0.measure("setup", make) } ?? make()
             current = made
             key = newKey
             return made

@@ -38,16 +38,16 @@ enum FusedDataType: String, OptionChoice {
     var dataType: DepthDataType { self == .depth ? .depth : .disparity }
 }
 
-extension ConvergenceView: ExpressibleByArgument, OptionChoice {}
-extension ConvergenceCanvas: ExpressibleByArgument, OptionChoice {}
-extension DepthDataType: ExpressibleByArgument, OptionChoice {}
-extension DepthFileFormat: ExpressibleByArgument, OptionChoice {}
-extension GroundTruthFormat: ExpressibleByArgument, OptionChoice {}
-extension EvaluationSpace: ExpressibleByArgument, OptionChoice {}
-extension EvaluationMasks.MaskSelection: ExpressibleByArgument, OptionChoice {}
-extension OpenCVStereoBaseline: ExpressibleByArgument, OptionChoice {}
-extension DepthFusion.SamplesOnlyCompletion: ExpressibleByArgument, OptionChoice {}
-extension RigCalibrator.Distortion: ExpressibleByArgument, OptionChoice {}
+extension ConvergenceView: OptionChoice {}
+extension ConvergenceCanvas: OptionChoice {}
+extension DepthDataType: OptionChoice {}
+extension DepthFileFormat: OptionChoice {}
+extension GroundTruthFormat: OptionChoice {}
+extension EvaluationSpace: OptionChoice {}
+extension EvaluationMasks.MaskSelection: OptionChoice {}
+extension OpenCVStereoBaseline: OptionChoice {}
+extension DepthFusion.SamplesOnlyCompletion: OptionChoice {}
+extension RigCalibrator.Distortion: OptionChoice {}
 extension DepthPrecision: ExpressibleByArgument {}
 
 /// ArgumentParser's message for a command-line error as the one line

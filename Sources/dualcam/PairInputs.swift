@@ -79,14 +79,8 @@ struct PairInputs {
         let teleImage = try clock.measure("read") { try readPipelineImage(t, flag: "--tele") }
         var pair = LoadedPair(wide: wideImage, tele: teleImage, calibration: calibration.file, calibrationLabel: calibration.label,
                               inputs: ["wide": w, "tele": t])
-        for (camera, path, image) in [(FrameName.wide, w, wideImage), (.tele, t, teleImage)] {
-            let resolved = try IntrinsicsResolver.resolve(
-                image: URL(fileURLWithPath: path), bufferSize: PixelSize(width: image.width, height: image.height),
-                camera: camera, calibration: calibration.file)
-            let perFrame = resolved.source == .perFrame
-            pair.intrinsicsSource[camera.rawValue] = perFrame ? "per-frame sidecar" : "calibration"
-            if perFrame { pair.setIntrinsics(resolved.intrinsics, of: camera) }
-        }
+        pair.wideIntrinsics = try perFrameIntrinsics(URL(fileURLWithPath: w), wideImage, .wide, calibration.file)
+        pair.teleIntrinsics = try perFrameIntrinsics(URL(fileURLWithPath: t), teleImage, .tele, calibration.file)
         return pair
     }
 
@@ -111,7 +105,10 @@ struct LoadedPair {
     var wideIntrinsics: Intrinsics?
     var teleIntrinsics: Intrinsics?
     /// Per camera, where its intrinsics came from (for --json).
-    var intrinsicsSource: [String: String] = ["wide": "calibration", "tele": "calibration"]
+    var intrinsicsSource: [String: String] {
+        func source(_ perFrame: Intrinsics?) -> String { perFrame == nil ? "calibration" : "per-frame sidecar" }
+        return ["wide": source(wideIntrinsics), "tele": source(teleIntrinsics)]
+    }
     /// The calibration the pair goes with (the demo's is scaled to its size).
     var calibration: CalibrationFile
     var calibrationLabel: String
@@ -123,9 +120,6 @@ struct LoadedPair {
     var wideSize: PixelSize { PixelSize(width: wide.width, height: wide.height) }
     var teleSize: PixelSize { PixelSize(width: tele.width, height: tele.height) }
 
-    mutating func setIntrinsics(_ intrinsics: Intrinsics, of camera: FrameName) {
-        if camera == .wide { wideIntrinsics = intrinsics } else { teleIntrinsics = intrinsics }
-    }
 }
 
 /// The per-frame sidecar's intrinsics for an image file, at its buffer size; nil without a sidecar.

@@ -7,13 +7,6 @@ import DualcamSupport
 /// - `depth`: metres along the reference camera's axis (AbsRel, RMSE, delta).
 public enum EvaluationSpace: String, CaseIterable, Codable, Sendable {
     case disparity, depth
-
-    public init(parsing text: String, flag: String = "--in") throws {
-        guard let value = EvaluationSpace(rawValue: text.lowercased()) else {
-            throw DualcamError.invalidValue(name: "\(flag) '\(text)'", reason: "expected disparity or depth")
-        }
-        self = value
-    }
 }
 
 /// A map to score or to score against: row-major float values (NaN =

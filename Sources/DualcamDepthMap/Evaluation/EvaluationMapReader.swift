@@ -21,14 +21,6 @@ import Foundation
 public enum GroundTruthFormat: String, CaseIterable, Sendable {
     case auto, disparity, depth
     case kittiDisparity = "kitti-disparity", kittiDepth = "kitti-depth"
-
-    public init(parsing text: String, flag: String = "--gt-format") throws {
-        guard let value = GroundTruthFormat(rawValue: text.lowercased()) else {
-            throw DualcamError.invalidValue(
-                name: "\(flag) '\(text)'", reason: "expected \(GroundTruthFormat.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        self = value
-    }
 }
 
 /// Reads the two sides of an evaluation: ground truth in the formats of
