@@ -207,10 +207,11 @@ struct FusionRun {
         let filled = try completion.fillRemainingHoles(inverse, wideHoleSmoother: plan.wideHoleSmoother)
         guard let extension_ = plan.planeExtrapolation else { return filled }
         let reach = extension_.reach(size: size, usedCount: used.count)
+        let gate = try extension_.gate(completion)
         let unsupported = try extension_.unsupported(size: size, distanceToSamples: first.distance, reach: reach,
-                                                     stereo: first.aligned)
+                                                     stereo: first.aligned, samplePixels: used.all.pixels, gate: gate)
         return try extension_.apply(filled, unsupported: unsupported, reach: reach, range: used.inverseRange,
-                                    completion: completion)
+                                    completion: completion, gate: gate)
     }
 
     /// Confidence levels of the completed inverse depth (`FusionConfidence.levels`).
