@@ -76,38 +76,71 @@ struct ColourGate {
     /// the cost falls with stride^2.
     func spread(_ nodes: [PlaneExtrapolation.Node], want: [Bool], sigma: Double, radius: Int, stride: Int) -> PlaneSums {
         let w = half.width, h = half.height, st = max(1, stride)
-        let gw = (w + st - 1) / st, gh = (h + st - 1) / st
-        var grid = [Int](repeating: -1, count: gw * gh)
-        for (i, n) in nodes.enumerated() where n.x % st == 0 && n.y % st == 0 { grid[(n.y / st) * gw + n.x / st] = i }
+        let grid = NodeGrid(nodes, colour: colour, width: w, height: h, stride: st)
         let cells = radius / st + 1, radius2 = Float(radius * radius)
         let spatial = Float(1 / (2 * sigma * sigma)), chromatic = 1 / (2 * softness * softness)
         var sums = PlaneSums(count: w * h)
-        for y in 0..<h {
-            for x in 0..<w where want[y * w + x] {
-                let q = y * w + x
-                var sw: Float = 0, sa: Float = 0, sb: Float = 0, sc: Float = 0
-                for cy in max(0, y / st - cells)...min(gh - 1, y / st + cells) {
-                    for cx in max(0, x / st - cells)...min(gw - 1, x / st + cells) {
-                        let i = grid[cy * gw + cx]
-                        guard i >= 0 else { continue }
-                        let n = nodes[i]
-                        let dx = Float(n.x - x), dy = Float(n.y - y), d2 = dx * dx + dy * dy
-                        guard d2 <= radius2 else { continue }
-                        let weight = n.weight * exp(-d2 * spatial - distanceSquared(q, n.index) * chromatic)
-                        sw += weight
-                        sa += weight * Float(n.a)
-                        sb += weight * Float(n.b)
-                        sc += weight * Float(n.c)
+        grid.slots.withUnsafeBufferPointer { slots in
+            colour.withUnsafeBufferPointer { colour in
+                for y in 0..<h {
+                    for x in 0..<w where want[y * w + x] {
+                        let q = y * w + x
+                        let r = colour[3 * q], g = colour[3 * q + 1], b = colour[3 * q + 2]
+                        var sw: Float = 0, sa: Float = 0, sb: Float = 0, sc: Float = 0
+                        for cy in max(0, y / st - cells)...min(grid.height - 1, y / st + cells) {
+                            for cx in max(0, x / st - cells)...min(grid.width - 1, x / st + cells) {
+                                let n = slots[cy * grid.width + cx]
+                                guard n.weight > 0 else { continue }
+                                let dx = n.x - Float(x), dy = n.y - Float(y), d2 = dx * dx + dy * dy
+                                guard d2 <= radius2 else { continue }
+                                let dr = n.r - r, dg = n.g - g, db = n.bl - b
+                                // exp underflows below -87 (and takes libm's slow path there).
+                                let exponent = -d2 * spatial - (dr * dr + dg * dg + db * db) * chromatic
+                                guard exponent > Self.underflow else { continue }
+                                let weight = n.weight * exp(exponent)
+                                sw += weight
+                                sa += weight * n.a
+                                sb += weight * n.b
+                                sc += weight * n.c
+                            }
+                        }
+                        sums.weight[q] = sw
+                        sums.a[q] = sa
+                        sums.b[q] = sb
+                        sums.c[q] = sc
                     }
                 }
-                sums.weight[q] = sw
-                sums.a[q] = sa
-                sums.b[q] = sb
-                sums.c[q] = sc
             }
         }
         return sums
     }
+
+    /// The nodes on the `stride` grid, one slot per grid cell (weight 0: none),
+    /// with their colour: what the spread's inner loop reads.
+    struct NodeGrid {
+        struct Slot {
+            var x: Float = 0, y: Float = 0, weight: Float = 0
+            var a: Float = 0, b: Float = 0, c: Float = 0
+            var r: Float = 0, g: Float = 0, bl: Float = 0
+        }
+        let width: Int, height: Int
+        let slots: [Slot]
+
+        init(_ nodes: [PlaneExtrapolation.Node], colour: [Float], width w: Int, height h: Int, stride st: Int) {
+            width = (w + st - 1) / st
+            height = (h + st - 1) / st
+            var slots = [Slot](repeating: Slot(), count: width * height)
+            for n in nodes where n.x % st == 0 && n.y % st == 0 {
+                let i = n.index
+                slots[(n.y / st) * width + n.x / st] = Slot(x: Float(n.x), y: Float(n.y), weight: n.weight, a: Float(n.a), b: Float(n.b),
+                                                             c: Float(n.c), r: colour[3 * i], g: colour[3 * i + 1], bl: colour[3 * i + 2])
+            }
+            self.slots = slots
+        }
+    }
+
+    /// Below this exponent a float exp is 0 or subnormal: the node adds nothing.
+    static let underflow: Float = -87
 
     /// Weighted sums of plane coefficients per cell: the plane is (a, b, c) / weight.
     struct PlaneSums {

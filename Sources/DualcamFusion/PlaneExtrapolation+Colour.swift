@@ -5,7 +5,8 @@ import DualcamGeometry
 /// its planes than any of the far surface's, so by distance alone the
 /// object's depth spreads over the wall behind it (docs/fusion.md).
 extension PlaneExtrapolation {
-    /// The colour test's constants.
+    /// The colour test's constants (each chosen from a sweep over Aloe and the
+    /// room renders, clean and real conditions: docs/fusion.md).
     public struct ColourTest: Equatable, Sendable {
         /// Blur of the half-resolution guide, half-resolution px: averages a
         /// surface's fine texture into its colour while an object's edge
@@ -18,15 +19,17 @@ extension PlaneExtrapolation {
         public var softness: Float = 4
         /// A measurement supports a pixel within the reach only when their
         /// colours differ by at most this many s; a pixel with none is left
-        /// to the planes.
-        public var supportTolerance: Float = 2
+        /// to the planes. Tighter, natural texture (Aloe) loses support its
+        /// fills carried well.
+        public var supportTolerance: Float = 4
         /// Nodes count up to this many spread sigmas away: unmeasured strips
         /// wider than the spread (the wide view beyond the tele's) still
         /// reach the planes of their own surface.
         public var radiusFactor = 6.0
-        /// The nodes used lie on a grid of this fraction of the spread sigma
-        /// (neighbouring nodes' planes differ little).
-        public var strideFactor = 0.4
+        /// The nodes used lie on a grid of this fraction of the spread sigma:
+        /// neighbouring nodes' planes differ little, and the cost falls with
+        /// its square.
+        public var strideFactor = 0.8
 
         public init() {}
     }
