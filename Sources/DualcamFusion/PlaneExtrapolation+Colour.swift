@@ -41,22 +41,27 @@ extension PlaneExtrapolation {
                               softness: colour.softness)
     }
 
-    /// `far` with the pixels within the reach of measurements (samples at
-    /// `samplePixels`, finite `stereo`) but of none of their colour marked far
-    /// too: their fills would carry another surface.
-    func colourSupport(_ far: [Bool], gate: ColourGate, reach: Double, tolerance: Float, samplePixels: [Int],
+    /// `far` with the `tested` pixels that have no measurement (a sample at
+    /// `samplePixels`, a finite `stereo` value) of their colour within the
+    /// reach marked far too: their fills would carry another surface.
+    func colourSupport(_ far: [Bool], tested: [Bool], gate: ColourGate, reach: Double, tolerance: Float, samplePixels: [Int],
                        stereo: [Float]?, size: PixelSize) -> [Bool] {
-        let w = size.width, hw = gate.half.width, hh = gate.half.height
-        func cell(_ p: Int) -> Int { min(hh - 1, (p / w) / 2) * hw + min(hw - 1, (p % w) / 2) }
-        var source = [Bool](repeating: false, count: hw * hh), candidate = source
-        for p in samplePixels { source[cell(p)] = true }
-        if let stereo {
-            for p in stereo.indices where stereo[p].isFinite { source[cell(p)] = true }
+        let w = size.width, h = size.height, hw = gate.half.width, hh = gate.half.height
+        // Each pixel's half-resolution cell, row by row (no division per pixel).
+        var cellOf = [Int](repeating: 0, count: w * h)
+        for y in 0..<h {
+            let row = min(hh - 1, y / 2) * hw
+            for x in 0..<w { cellOf[y * w + x] = row + min(hw - 1, x / 2) }
         }
-        for p in far.indices where !far[p] { candidate[cell(p)] = true }
+        var source = [Bool](repeating: false, count: hw * hh), candidate = source
+        for p in samplePixels { source[cellOf[p]] = true }
+        if let stereo {
+            for p in stereo.indices where stereo[p].isFinite { source[cellOf[p]] = true }
+        }
+        for p in tested.indices where tested[p] { candidate[cellOf[p]] = true }
         let alike = gate.supported(candidate: candidate, source: source, reach: Int((reach / 2).rounded()), tolerance: tolerance)
         var out = far
-        for p in out.indices where !out[p] && !alike[cell(p)] { out[p] = true }
+        for p in out.indices where tested[p] && !alike[cellOf[p]] { out[p] = true }
         return out
     }
 

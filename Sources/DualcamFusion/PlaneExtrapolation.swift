@@ -77,23 +77,28 @@ public struct PlaneExtrapolation: Equatable, Sendable {
     }
 
     /// The unsupported pixels (see above); `stereo`: the measured stereo (NaN
-    /// = none); `samplePixels`: the used samples' pixels, which with `gate`
-    /// support only pixels of their colour (`colourSupport`).
+    /// = none); `samplePixels`: the used samples' pixels, which with the
+    /// colour test support only pixels of their colour (`colourSupport`;
+    /// `gate` is asked for only when a pixel depends on it).
     func unsupported(size: PixelSize, distanceToSamples: [Float], reach: Double, stereo: [Float]?,
-                     samplePixels: [Int] = [], gate: ColourGate? = nil) throws -> [Bool] {
+                     samplePixels: [Int] = [], gate: () throws -> ColourGate? = { nil }) throws -> [Bool] {
         let n = size.width * size.height
         var far = distanceToSamples.map { $0 > Float(reach) }
-        if let gate, let colour {
-            far = colourSupport(far, gate: gate, reach: reach, tolerance: colour.supportTolerance,
-                                samplePixels: samplePixels, stereo: stereo, size: size)
-        }
+        var nearStereo = [Bool](repeating: false, count: n)
         if let stereo {
             var measured = [UInt8](repeating: 0, count: n)
             for p in 0..<n where stereo[p].isFinite { measured[p] = 255 }
             let distance = FloatMaps.floats(try CVEdgeAware.distanceToNonzero(try FloatMaps.mat(bytes: measured, channels: 1, size)))
             let stereoReach = Float(self.stereoReach)
-            for p in 0..<n where distance[p] <= stereoReach { far[p] = false }
+            for p in 0..<n where distance[p] <= stereoReach { nearStereo[p] = true }
         }
+        // Supported by distance alone, and not by the stereo beside them: the colour test's pixels.
+        let tested = (0..<n).map { !far[$0] && !nearStereo[$0] }
+        if let colour, tested.contains(true), let gate = try gate() {
+            far = colourSupport(far, tested: tested, gate: gate, reach: reach, tolerance: colour.supportTolerance,
+                                samplePixels: samplePixels, stereo: stereo, size: size)
+        }
+        for p in 0..<n where nearStereo[p] { far[p] = false }
         return far
     }
 
