@@ -55,6 +55,15 @@ extension DepthFusion {
         let planeExtrapolation: PlaneExtrapolation?
         let edgeRelabel: EdgeRelabel?
 
+        /// Samples alone keep the plane extension without its colour test: the
+        /// test takes sparse grids' pixels from the guided fill, which carries
+        /// their surfaces better there than the planes do (docs/fusion.md).
+        static func samplesAloneWithoutColourTest(_ p: PlaneExtrapolation, _ withStereo: Bool) -> PlaneExtrapolation {
+            var p = p
+            if !withStereo { p.colour = nil }
+            return p
+        }
+
         init(_ mode: Mode, _ options: Options) {
             let withStereo = mode == .stereo
             samplesFill = mode.samplesFill(options)
@@ -62,7 +71,7 @@ extension DepthFusion {
             adaptsVerifierRadii = withStereo
             wideHoleSmoother = withStereo ? options.wideHoleSmoother : nil
             localPlanes = mode.refines ? options.localPlanes : nil
-            planeExtrapolation = mode.refines ? options.planeExtrapolation : nil
+            planeExtrapolation = mode.refines ? options.planeExtrapolation.map { Self.samplesAloneWithoutColourTest($0, withStereo) } : nil
             edgeRelabel = options.edgeRelabel.radius > 0 && mode.refines ? options.edgeRelabel : nil
         }
     }
@@ -207,10 +216,19 @@ struct FusionRun {
         let filled = try completion.fillRemainingHoles(inverse, wideHoleSmoother: plan.wideHoleSmoother)
         guard let extension_ = plan.planeExtrapolation else { return filled }
         let reach = extension_.reach(size: size, usedCount: used.count)
+        // The colour gate is made once, and only when a pixel needs it.
+        var made: ColourGate??
+        func gate() throws -> ColourGate? {
+            if let made { return made }
+            let gate = try extension_.gate(completion)
+            made = .some(gate)
+            return gate
+        }
         let unsupported = try extension_.unsupported(size: size, distanceToSamples: first.distance, reach: reach,
-                                                     stereo: first.aligned)
+                                                     stereo: first.aligned, samplePixels: used.all.pixels, gate: gate)
+        guard unsupported.contains(true) else { return filled }
         return try extension_.apply(filled, unsupported: unsupported, reach: reach, range: used.inverseRange,
-                                    completion: completion)
+                                    completion: completion, gate: try gate())
     }
 
     /// Confidence levels of the completed inverse depth (`FusionConfidence.levels`).

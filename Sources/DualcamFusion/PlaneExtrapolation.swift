@@ -35,6 +35,12 @@ import Foundation
 /// room: the walls' texture stops it and the nearest planes win; so did
 /// grouping the planes into surfaces and taking the nearest that reaches a
 /// pixel, which one badly sloped plane spoils.)
+///
+/// With the colour test (`colour`, `ColourGate`) a sample or stereo value
+/// supports a pixel within the reach only when their blurred colours agree,
+/// and each plane node's weight is also multiplied by its colour similarity
+/// to the pixel (a bilateral spread of the planes); where no node of any
+/// colour is near enough, the Gaussian spread above decides.
 public struct PlaneExtrapolation: Equatable, Sendable {
     /// Gaps narrower than this (pixels) are the fills' to close, however dense the samples.
     public var minimumReach = 8.0
@@ -52,6 +58,8 @@ public struct PlaneExtrapolation: Equatable, Sendable {
     public var planeTolerance = 0.003
     /// Below this spread weight no plane reaches the pixel: it keeps the filled value.
     public var minimumWeight: Float = 1e-20
+    /// The colour test (`ColourTest`); nil: support and planes by distance alone.
+    public var colour: ColourTest? = ColourTest()
 
     /// Plane windows reach at least this many half-resolution pixels: a
     /// 9x9 window, enough cells for a plane however dense the samples.
@@ -68,24 +76,35 @@ public struct PlaneExtrapolation: Equatable, Sendable {
         return max(minimumReach, spacingFactor * spacing)
     }
 
-    /// The unsupported pixels (see above); `stereo`: the measured stereo (NaN = none).
-    func unsupported(size: PixelSize, distanceToSamples: [Float], reach: Double, stereo: [Float]?) throws -> [Bool] {
+    /// The unsupported pixels (see above); `stereo`: the measured stereo (NaN
+    /// = none); `samplePixels`: the used samples' pixels, which with the
+    /// colour test support only pixels of their colour (`colourSupport`;
+    /// `gate` is asked for only when a pixel depends on it).
+    func unsupported(size: PixelSize, distanceToSamples: [Float], reach: Double, stereo: [Float]?,
+                     samplePixels: [Int] = [], gate: () throws -> ColourGate? = { nil }) throws -> [Bool] {
         let n = size.width * size.height
-        let reach = Float(reach)
-        var far = distanceToSamples.map { $0 > reach }
+        var far = distanceToSamples.map { $0 > Float(reach) }
+        var nearStereo = [Bool](repeating: false, count: n)
         if let stereo {
             var measured = [UInt8](repeating: 0, count: n)
             for p in 0..<n where stereo[p].isFinite { measured[p] = 255 }
             let distance = FloatMaps.floats(try CVEdgeAware.distanceToNonzero(try FloatMaps.mat(bytes: measured, channels: 1, size)))
             let stereoReach = Float(self.stereoReach)
-            for p in 0..<n where distance[p] <= stereoReach { far[p] = false }
+            for p in 0..<n where distance[p] <= stereoReach { nearStereo[p] = true }
         }
+        // Supported by distance alone, and not by the stereo beside them: the colour test's pixels.
+        let tested = (0..<n).map { !far[$0] && !nearStereo[$0] }
+        if let colour, tested.contains(true), let gate = try gate() {
+            far = colourSupport(far, tested: tested, gate: gate, reach: reach, tolerance: colour.supportTolerance,
+                                samplePixels: samplePixels, stereo: stereo, size: size)
+        }
+        for p in 0..<n where nearStereo[p] { far[p] = false }
         return far
     }
 
     /// `inverse` with the unsupported pixels on the continued planes (see above).
     func apply(_ inverse: [Float], unsupported: [Bool], reach: Double, range: ClosedRange<Float>,
-               completion: FusionCompletion) throws -> [Float] {
+               completion: FusionCompletion, gate: ColourGate? = nil) throws -> [Float] {
         guard unsupported.contains(true) else { return inverse }
         let size = completion.size, half = completion.halfSize
         let w = size.width, h = size.height, hw = half.width, hh = half.height
@@ -121,6 +140,7 @@ public struct PlaneExtrapolation: Equatable, Sendable {
         let sigma = spreadFactor * Double(k)
         func blur(_ f: [Float]) throws -> [Float] { FloatMaps.floats(try CVImgproc.gaussianBlur(try FloatMaps.mat(f, half), sigma: sigma)) }
         let gw = try blur(weight), ga = try blur(wa), gb = try blur(wb), gc = try blur(wc)
+        let gated = gate.flatMap { colourSpread(nodes, gate: $0, hole: hole, sigma: sigma) }
         var out = inverse
         for y in 0..<h {
             // Full-size pixel centres on the half grid: (x + 0.5) / 2 - 0.5.
@@ -134,9 +154,15 @@ public struct PlaneExtrapolation: Equatable, Sendable {
                     let bottom = f[y1 * hw + x0] * (1 - fx) + f[y1 * hw + x1] * fx
                     return top * (1 - fy) + bottom * fy
                 }
-                let total = bilinear(gw)
-                guard total > minimumWeight else { continue }
-                let v = (bilinear(ga) * Float(moments.X(gx)) + bilinear(gb) * Float(moments.Y(gy)) + bilinear(gc)) / total
+                // The colour-gated planes where a node reaches, else the Gaussian spread's.
+                var total = gated.map { bilinear($0.weight) } ?? 0, v: Float
+                if let gated, total > minimumWeight {
+                    v = (bilinear(gated.a) * Float(moments.X(gx)) + bilinear(gated.b) * Float(moments.Y(gy)) + bilinear(gated.c)) / total
+                } else {
+                    total = bilinear(gw)
+                    guard total > minimumWeight else { continue }
+                    v = (bilinear(ga) * Float(moments.X(gx)) + bilinear(gb) * Float(moments.Y(gy)) + bilinear(gc)) / total
+                }
                 if v.isFinite, range.contains(v) { out[y * w + x] = v }
             }
         }

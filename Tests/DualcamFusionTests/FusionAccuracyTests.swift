@@ -266,10 +266,11 @@ final class FusionAccuracyTests: XCTestCase {
         // With `--tele` stereo, which sees only the middle of the wide view:
         // beyond the range and outside the tele's view nothing measures the
         // wall; those holes take the half-resolution fill of their surface
-        // (`FusionCompletion.fillWideHoles`). Measured 11.6 % (14.3 % with
-        // the last-resort morphology alone, 31 % before the stereo was kept
-        // where no sample reaches); the aligned tele stereo alone 8.5 % on
-        // its 54 % of the wall.
+        // (`FusionCompletion.fillWideHoles`), then the planes of their own
+        // colour (`PlaneExtrapolation.colour`). Measured 7.8 % (11.5 %
+        // without the colour test, 14.3 % with the last-resort morphology
+        // alone, 31 % before the stereo was kept where no sample reaches);
+        // the aligned tele stereo alone 8.5 % on its 54 % of the wall.
         let (outcome, _, _) = try Self.fuseWithTele(scenario, rangeLimit: 5)
         let teleAll = try DepthMetrics.compare(estimateMetres: outcome.result.filteredDepth, truthMetres: scenario.truth, size: size)
         let teleBeyond = try DepthMetrics.compare(estimateMetres: outcome.result.filteredDepth, truthMetres: scenario.truth, size: size,
@@ -277,7 +278,7 @@ final class FusionAccuracyTests: XCTestCase {
         print(String(format: "fusion room 2 %%, samples up to 5 m, --tele stereo: RMSE %.3f m, abs rel %.2f %%; beyond 5.1 m: RMSE %.3f m, abs rel %.2f %%",
                      teleAll.rmseMetres, 100 * teleAll.meanAbsoluteRelativeError, teleBeyond.rmseMetres, 100 * teleBeyond.meanAbsoluteRelativeError))
         XCTAssertEqual(teleBeyond.coverage, 1)
-        XCTAssertLessThan(teleBeyond.meanAbsoluteRelativeError, 0.13)
+        XCTAssertLessThan(teleBeyond.meanAbsoluteRelativeError, 0.09)
         XCTAssertLessThan(teleAll.meanAbsoluteRelativeError, 0.03)
     }
 

@@ -1,0 +1,76 @@
+import DualcamGeometry
+
+/// The colour test of `PlaneExtrapolation` (`ColourGate`): beyond the
+/// LiDAR's range the pixels beside a near object are nearer its samples and
+/// its planes than any of the far surface's, so by distance alone the
+/// object's depth spreads over the wall behind it (docs/fusion.md).
+extension PlaneExtrapolation {
+    /// The colour test's constants (each chosen from a sweep over Aloe and the
+    /// room renders, clean and real conditions: docs/fusion.md).
+    public struct ColourTest: Equatable, Sendable {
+        /// Blur of the half-resolution guide, half-resolution px: averages a
+        /// surface's fine texture into its colour while an object's edge
+        /// stays within a few pixels (wider blurs move the edge, and the
+        /// test with it).
+        public var blurSigma = 2.0
+        /// s, 8-bit grey levels: planes come from the nodes most alike in
+        /// colour. A surface's blurred texture varies by more than s, so
+        /// within one surface the nearest alike nodes carry it.
+        public var softness: Float = 4
+        /// A measurement supports a pixel within the reach only when their
+        /// colours differ by at most this many s; a pixel with none is left
+        /// to the planes. Tighter, natural texture (Aloe) loses support its
+        /// fills carried well.
+        public var supportTolerance: Float = 4
+        /// Nodes count up to this many spread sigmas away: unmeasured strips
+        /// wider than the spread (the wide view beyond the tele's) still
+        /// reach the planes of their own surface.
+        public var radiusFactor = 6.0
+        /// The nodes used lie on a grid of this fraction of the spread sigma:
+        /// neighbouring nodes' planes differ little, and the cost falls with
+        /// its square.
+        public var strideFactor = 0.8
+
+        public init() {}
+    }
+
+    /// The gate for `completion`'s guide (nil without the colour test).
+    func gate(_ completion: FusionCompletion) throws -> ColourGate? {
+        guard let colour else { return nil }
+        return try ColourGate(guide: completion.guide, half: completion.halfSize, blurSigma: colour.blurSigma,
+                              softness: colour.softness)
+    }
+
+    /// `far` with the `tested` pixels that have no measurement (a sample at
+    /// `samplePixels`, a finite `stereo` value) of their colour within the
+    /// reach marked far too: their fills would carry another surface.
+    func colourSupport(_ far: [Bool], tested: [Bool], gate: ColourGate, reach: Double, tolerance: Float, samplePixels: [Int],
+                       stereo: [Float]?, size: PixelSize) -> [Bool] {
+        let w = size.width, h = size.height, hw = gate.half.width, hh = gate.half.height
+        // Each pixel's half-resolution cell, row by row (no division per pixel).
+        var cellOf = [Int](repeating: 0, count: w * h)
+        for y in 0..<h {
+            let row = min(hh - 1, y / 2) * hw
+            for x in 0..<w { cellOf[y * w + x] = row + min(hw - 1, x / 2) }
+        }
+        var source = [Bool](repeating: false, count: hw * hh), candidate = source
+        for p in samplePixels { source[cellOf[p]] = true }
+        if let stereo {
+            for p in stereo.indices where stereo[p].isFinite { source[cellOf[p]] = true }
+        }
+        for p in tested.indices where tested[p] { candidate[cellOf[p]] = true }
+        let alike = gate.supported(candidate: candidate, source: source, reach: Int((reach / 2).rounded()), tolerance: tolerance)
+        var out = far
+        for p in out.indices where tested[p] && !alike[cellOf[p]] { out[p] = true }
+        return out
+    }
+
+    /// The colour-gated spread (`ColourGate.spread`) of `nodes` to the cells
+    /// within one of a `hole` cell (the bilinear lookup's neighbours).
+    func colourSpread(_ nodes: [Node], gate: ColourGate, hole: [Bool], sigma: Double) -> ColourGate.PlaneSums? {
+        guard let colour else { return nil }
+        let want = Self.within(1, of: hole, width: gate.half.width, height: gate.half.height)
+        return gate.spread(nodes, want: want, sigma: sigma, radius: Int((colour.radiusFactor * sigma).rounded(.up)),
+                           stride: max(1, Int(colour.strideFactor * sigma)))
+    }
+}
