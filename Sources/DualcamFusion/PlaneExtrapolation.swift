@@ -70,17 +70,51 @@ public struct PlaneExtrapolation: Equatable, Sendable {
 
     /// The unsupported pixels (see above); `stereo`: the measured stereo (NaN = none).
     func unsupported(size: PixelSize, distanceToSamples: [Float], reach: Double, stereo: [Float]?) throws -> [Bool] {
-        let n = size.width * size.height
         let reach = Float(reach)
         var far = distanceToSamples.map { $0 > reach }
-        if let stereo {
-            var measured = [UInt8](repeating: 0, count: n)
-            for p in 0..<n where stereo[p].isFinite { measured[p] = 255 }
-            let distance = FloatMaps.floats(try CVEdgeAware.distanceToNonzero(try FloatMaps.mat(bytes: measured, channels: 1, size)))
-            let stereoReach = Float(self.stereoReach)
-            for p in 0..<n where distance[p] <= stereoReach { far[p] = false }
+        // Only pixels far from the samples can be unsupported: without
+        // them the stereo's distance changes nothing.
+        guard let stereo, far.contains(true) else { return far }
+        let stereoReach = Float(self.stereoReach)
+        if stereoReach < Self.chamferDiagonalBelow {
+            // `distanceToNonzero` measures 0 on a measured pixel, 1 next to one
+            // (4-neighbours) and at least its diagonal step (1.4) elsewhere:
+            // below that step the test needs only the pixel and its 4-neighbours.
+            Self.clearNearMeasured(&far, stereo: stereo, size: size, withNeighbours: stereoReach >= 1)
+            return far
         }
+        let n = size.width * size.height
+        var measured = [UInt8](repeating: 0, count: n)
+        for p in 0..<n where stereo[p].isFinite { measured[p] = 255 }
+        let distance = FloatMaps.floats(try CVEdgeAware.distanceToNonzero(try FloatMaps.mat(bytes: measured, channels: 1, size)))
+        for p in 0..<n where distance[p] <= stereoReach { far[p] = false }
         return far
+    }
+
+    /// `CVEdgeAware.distanceToNonzero`'s diagonal step is 1.4 (OpenCV's
+    /// 5x5 L2 chamfer: 1, 1.4, 2.1969); reaches below this are decided
+    /// from the pixel and its 4-neighbours alone.
+    static let chamferDiagonalBelow: Float = 1.39
+
+    /// Clears `far` where the stereo measured the pixel or, with
+    /// `withNeighbours`, one of its 4-neighbours.
+    private static func clearNearMeasured(_ far: inout [Bool], stereo: [Float], size: PixelSize, withNeighbours: Bool) {
+        let w = size.width, h = size.height
+        far.withUnsafeMutableBufferPointer { far in
+            stereo.withUnsafeBufferPointer { stereo in
+                for y in 0..<h {
+                    for x in 0..<w where far[y * w + x] {
+                        let p = y * w + x
+                        var near = stereo[p].isFinite
+                        if withNeighbours && !near {
+                            near = (x > 0 && stereo[p - 1].isFinite) || (x + 1 < w && stereo[p + 1].isFinite)
+                                || (y > 0 && stereo[p - w].isFinite) || (y + 1 < h && stereo[p + w].isFinite)
+                        }
+                        if near { far[p] = false }
+                    }
+                }
+            }
+        }
     }
 
     /// `inverse` with the unsupported pixels on the continued planes (see above).
