@@ -118,6 +118,18 @@ extern "C" int dck_relabel_create(const uint8_t *rgb, size_t rgb_step, int cols,
 
 extern "C" void dck_relabel_free(dck_relabel *state) { delete state; }
 
+/// One pass over the values instead of the masks, compares and masked
+/// copies of the same selection in OpenCV.
+extern "C" void dck_relabel_extremes_input(const float *depth, int n, float *for_min, float *for_max) {
+    const float top = std::numeric_limits<float>::max();
+    for (int p = 0; p < n; ++p) {
+        const float v = depth[p];
+        const bool valid = (v > 0) & (v == v);
+        for_min[p] = valid ? v : top;
+        for_max[p] = valid ? v : 0.f;
+    }
+}
+
 extern "C" int dck_relabel_regions(dck_relabel *state, const float *depth, const float *zmin, const float *zmax,
                                    uint8_t *region) {
     dck_relabel &s = *state;

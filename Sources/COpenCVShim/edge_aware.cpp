@@ -165,10 +165,10 @@ constexpr double kVoteStripes = 8;
 /// `window`: min filter (erode) and max filter (dilate), invalid pixels
 /// neutral.
 void window_extremes(const cv::Mat &current, const cv::Mat &window, cv::Mat &zmin, cv::Mat &zmax) {
-    cv::Mat valid = (current > 0) & (current == current);
-    cv::Mat forMin = current.clone(), forMax = current.clone();
-    forMin.setTo(std::numeric_limits<float>::max(), valid == 0);
-    forMax.setTo(0.f, valid == 0);
+    CV_Assert(current.isContinuous());
+    cv::Mat forMin(current.size(), CV_32FC1), forMax(current.size(), CV_32FC1);
+    dck_relabel_extremes_input(current.ptr<float>(), static_cast<int>(current.total()), forMin.ptr<float>(),
+                               forMax.ptr<float>());
     cv::erode(forMin, zmin, window);
     cv::dilate(forMax, zmax, window);
 }

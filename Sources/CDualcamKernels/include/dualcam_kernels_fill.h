@@ -57,6 +57,11 @@ int dck_relabel_create(const uint8_t *rgb, size_t rgb_step, int cols, int rows, 
                        double luma_weight, double min_ratio, double margin, dck_relabel **out, dck_error *err);
 void dck_relabel_free(dck_relabel *state);
 
+/* A pass, step 0: the inputs of the window extremes (min and max filters)
+ * of `depth`'s n values: `for_min` = the value where valid (positive, not
+ * NaN), else FLT_MAX; `for_max` = the value where valid, else 0. */
+void dck_relabel_extremes_input(const float *depth, int n, float *for_min, float *for_max);
+
 /* A pass, step 1: the edge-region pixels of `depth` (valid pixels whose
  * window extremes `zmin`, `zmax` span max/min >= min_ratio): `region` = 255
  * there, else 0. Returns the number of region pixels. */
