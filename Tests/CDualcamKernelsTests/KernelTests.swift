@@ -214,4 +214,21 @@ final class KernelTests: XCTestCase {
                        Int32(DCK_ERR_ARGUMENT), "min_ratio must be above 1")
         XCTAssertNil(refused)
     }
+
+    /// The transpose moves every element to its mirrored place, for sizes
+    /// with and without whole 8x8 blocks.
+    func testTransposeMirrorsEveryElement() {
+        for (rows, cols) in [(1, 1), (3, 5), (8, 8), (16, 24), (17, 9), (240, 320), (23, 41)] {
+            let src = (0..<(rows * cols)).map { Float($0) * 0.5 - 7 }
+            var dst = [Float](repeating: .nan, count: rows * cols)
+            dck_transpose(src, Int32(rows), Int32(cols), &dst)
+            for y in 0..<rows {
+                for x in 0..<cols where dst[x * rows + y] != src[y * cols + x] {
+                    XCTFail("\(rows)x\(cols): (\(x), \(y))")
+                    return
+                }
+            }
+        }
+    }
 }
+

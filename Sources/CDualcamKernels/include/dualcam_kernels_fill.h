@@ -1,8 +1,8 @@
 /*
  * Edge-aware fill kernels: the weighting and normalisation of a
  * confidence-weighted fill out = F(w v) / F(w), the fast global smoother's
- * affinities and 1-D solves (the shim's dc_edge_solver runs them with
- * OpenCV's transposes in between), and the depth-edge relabelling of
+ * affinities, 1-D solves and the transposes between them (the shim's
+ * dc_edge_solver runs them), and the depth-edge relabelling of
  * dc_relabel_depth_edges (the shim runs OpenCV's min/max filters in between).
  * Rules in dualcam_kernels.h.
  */
@@ -41,6 +41,10 @@ void dck_affinity_table_release(dck_affinity_table *table);
  * `right` and `below` are cols x rows, continuous. */
 int dck_affinity_rows(const dck_affinity_table *table, const uint8_t *guide, size_t guide_step, int cols, int rows,
                       int channels, float *right, float *below, int y0, int y1, dck_error *err);
+
+/* dst (cols x rows) = the transpose of src (rows x cols), both continuous
+ * and not overlapping. */
+void dck_transpose(const float *src, int rows, int cols, float *dst);
 
 /* The 1-D solves of (I + lambda L) u = f down the columns x0..<x1 of a
  * rows x cols layout (continuous) for two right-hand sides `a` and `b` (in
