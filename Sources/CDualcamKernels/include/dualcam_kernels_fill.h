@@ -42,6 +42,12 @@ void dck_affinity_table_release(dck_affinity_table *table);
 int dck_affinity_rows(const dck_affinity_table *table, const uint8_t *guide, size_t guide_step, int cols, int rows,
                       int channels, float *right, float *below, int y0, int y1, dck_error *err);
 
+/* out (cols x rows floats, continuous) = the distance of each pixel to the
+ * nearest non-zero pixel of `mask` (8-bit, `mask_step` bytes per row),
+ * exactly as OpenCV's distanceTransform with DIST_L2 and DIST_MASK_5 measures
+ * it (the 5x5 chamfer; capped at 8192 where no pixel is non-zero). */
+int dck_chamfer_distance(const uint8_t *mask, size_t mask_step, int cols, int rows, float *out, dck_error *err);
+
 /* dst (cols x rows) = the transpose of src (rows x cols), both continuous
  * and not overlapping. */
 void dck_transpose(const float *src, int rows, int cols, float *dst);
