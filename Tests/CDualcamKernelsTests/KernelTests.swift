@@ -279,5 +279,35 @@ final class KernelTests: XCTestCase {
             XCTAssertEqual(got, reference(mask, cols, rows), "\(cols)x\(rows), \(fraction)")
         }
     }
+
+    /// A 3-channel guide's affinities are the same whether a pixel pair
+    /// falls in a vectorized run of a wide row or in an 11-pixel row, which
+    /// the scalar loop does alone.
+    func testAffinitiesOfRunsMatchTheScalarLoop() throws {
+        var table: OpaquePointer?
+        var error = dck_error()
+        XCTAssertEqual(dck_affinity_table_acquire(8, &table, &error), Int32(DCK_OK))
+        defer { dck_affinity_table_release(table) }
+        var generator = SystemRandomNumberGenerator()
+        let cols = 45, narrow = 11
+        let guide = (0..<(2 * cols * 3)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        func affinities(_ rgb: [UInt8], _ width: Int) -> (right: [Float], below: [Float]) {
+            var right = [Float](repeating: 0, count: 2 * width), below = right
+            XCTAssertEqual(dck_affinity_rows(table, rgb, 3 * width, Int32(width), 2, 3, &right, &below, 0, 2, &error), Int32(DCK_OK))
+            return (right, below)
+        }
+        let wide = affinities(guide, cols)
+        for x in 0..<(cols - narrow) {
+            // Pixels x..<x + narrow of both rows as a guide of their own.
+            var part: [UInt8] = []
+            for y in 0..<2 {
+                let start = (y * cols + x) * 3
+                part += guide[start..<(start + narrow * 3)]
+            }
+            let scalar = affinities(part, narrow)
+            XCTAssertEqual(wide.right[x], scalar.right[0], "right of \(x)")
+            XCTAssertEqual(wide.below[x], scalar.below[0], "below \(x)")
+        }
+    }
 }
 
