@@ -45,22 +45,28 @@ struct dck_relabel {
     float ratio, edge;
     // Guide in (sqrt(luma_weight) Y, Cb, Cr) so that squared distances weigh
     // luma as asked, one plane per channel (the vote reads runs of pixels).
-    std::vector<float> feature[3];
+    std::unique_ptr<float[]> feature[3];
     float table[kTableSize + 1];
     float toIndex;
     // Per pixel: log depth, voter weight (1 or 0) and, for region pixels,
     // the log-range midpoint (voters at or below it count as near). Written
-    // only where a pass reads them. The planes the vote reads in runs of
-    // kLanes (features, logz, voter) have kLanes - 1 floats of padding, so
-    // that a run starting at any pixel stays within them.
-    std::vector<float> logz, voter, mid;
+    // only where a pass reads them (and not zero-filled: nothing reads the
+    // rest, and filling it touched every page). The planes the vote reads
+    // in runs of kLanes (features, logz, voter) have kLanes - 1 floats of
+    // padding, so that a run starting at any pixel stays within them (the
+    // lanes past a window's row are read and ignored).
+    std::unique_ptr<float[]> logz, voter, mid;
     std::vector<int> regionPixels;
 };
 
 namespace {
 
 void make_features(dck_relabel &s, const uint8_t *rgb, size_t step, double lumaWeight) {
-    for (auto &plane : s.feature) plane.assign(static_cast<size_t>(s.rows) * s.cols + kLanes - 1, 0.f);
+    const size_t n = static_cast<size_t>(s.rows) * s.cols;
+    for (auto &plane : s.feature) {
+        plane.reset(new float[n + kLanes - 1]);
+        std::fill(plane.get() + n, plane.get() + n + kLanes - 1, 0.f);
+    }
     const float lw = static_cast<float>(std::sqrt(lumaWeight));
     for (int y = 0; y < s.rows; ++y) {
         const uint8_t *g = rgb + (size_t)y * step;
@@ -106,9 +112,9 @@ extern "C" int dck_relabel_create(const uint8_t *rgb, size_t rgb_step, int cols,
         make_features(s, rgb, rgb_step, luma_weight);
         make_table(s, sigma);
         const size_t n = static_cast<size_t>(rows) * cols;
-        s.logz.assign(n + kLanes - 1, 0.f);
-        s.voter.assign(n + kLanes - 1, 0.f);
-        s.mid.assign(n, 0.f);
+        s.logz.reset(new float[n + kLanes - 1]);
+        s.voter.reset(new float[n + kLanes - 1]);
+        s.mid.reset(new float[n]);
         // Room for every pixel: dck_relabel_regions then never allocates (it cannot fail).
         s.regionPixels.reserve(n);
         *out = state.release();
