@@ -87,10 +87,19 @@ extern "C" int dc_distance_to_nonzero(const dc_mat *mask, dc_mat **out, dc_error
         *out = nullptr;
         if (!mask || mask->mat.empty() || mask->mat.type() != CV_8UC1)
             return fail(err, DC_ERR_ARGUMENT, "the mask must be a non-empty 8-bit 1-channel matrix");
-        // distanceTransform measures the distance to the nearest zero pixel.
-        cv::Mat inverted = mask->mat == 0;
-        cv::Mat result;
-        cv::distanceTransform(inverted, result, cv::DIST_L2, cv::DIST_MASK_5, CV_32F);
+        cv::Mat result(mask->mat.size(), CV_32FC1);
+        // distanceTransform measures the distance to the nearest zero pixel;
+        // on masks at most half non-zero (scattered samples) CDualcamKernels
+        // computes the same values without its branches (chamfer.cpp).
+        if (2 * static_cast<size_t>(cv::countNonZero(mask->mat)) > mask->mat.total()) {
+            cv::Mat inverted = mask->mat == 0;
+            cv::distanceTransform(inverted, result, cv::DIST_L2, cv::DIST_MASK_5, CV_32F);
+            return emit(std::move(result), out, err);
+        }
+        dck_error e{};
+        if (int status = dck_chamfer_distance(mask->mat.ptr<uint8_t>(), mask->mat.step[0], mask->mat.cols, mask->mat.rows,
+                                              result.ptr<float>(), &e))
+            return kernel_status(status, e, err);
         return emit(std::move(result), out, err);
     });
 }
@@ -165,10 +174,10 @@ constexpr double kVoteStripes = 8;
 /// `window`: min filter (erode) and max filter (dilate), invalid pixels
 /// neutral.
 void window_extremes(const cv::Mat &current, const cv::Mat &window, cv::Mat &zmin, cv::Mat &zmax) {
-    cv::Mat valid = (current > 0) & (current == current);
-    cv::Mat forMin = current.clone(), forMax = current.clone();
-    forMin.setTo(std::numeric_limits<float>::max(), valid == 0);
-    forMax.setTo(0.f, valid == 0);
+    CV_Assert(current.isContinuous());
+    cv::Mat forMin(current.size(), CV_32FC1), forMax(current.size(), CV_32FC1);
+    dck_relabel_extremes_input(current.ptr<float>(), static_cast<int>(current.total()), forMin.ptr<float>(),
+                               forMax.ptr<float>());
     cv::erode(forMin, zmin, window);
     cv::dilate(forMax, zmax, window);
 }

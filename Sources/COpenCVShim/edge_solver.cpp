@@ -1,10 +1,10 @@
 // A fast-global-smoother solver whose guide affinities are computed once and
 // shared by many fills (see dc_edge_solver_* in dualcam_opencv_edge_aware.h).
-// The arithmetic (affinities, 1-D solves, weighting, normalisation) is
-// CDualcamKernels' (dualcam_kernels_fill.h, which says why it is
-// hand-written); OpenCV transposes between the vertical and the horizontal
-// solves, takes logarithms and exponentials (vectorized), and runs the
-// stripes on its threads.
+// The arithmetic (affinities, 1-D solves, weighting, normalisation) and the
+// transposes between the vertical and the horizontal solves are
+// CDualcamKernels' (dualcam_kernels_fill.h, which says why they are
+// hand-written); OpenCV takes logarithms and exponentials (vectorized) and
+// runs the stripes on its threads.
 #include "dualcam_opencv_edge_aware.h"
 #include "shim_imgproc.hpp"
 #include "shim_kernels.hpp"
@@ -83,13 +83,14 @@ void solve(const dc_edge_solver &solver, cv::Mat &numerator, cv::Mat &denominato
     at.create(w, h, CV_32FC1);
     bt.create(w, h, CV_32FC1);
     scratch.create(h, w, CV_32FC1);
+    CV_Assert(numerator.isContinuous() && denominator.isContinuous() && at.isContinuous() && bt.isContinuous());
     float l = static_cast<float>(lambda);
     for (int it = 0; it < iterations; ++it) {
-        cv::transpose(numerator, at);
-        cv::transpose(denominator, bt);
+        dck_transpose(numerator.ptr<float>(), h, w, at.ptr<float>());
+        dck_transpose(denominator.ptr<float>(), h, w, bt.ptr<float>());
         solve_all_columns(solver.right_transposed.data(), w, h, l, at.ptr<float>(), bt.ptr<float>(), scratch.ptr<float>());
-        cv::transpose(at, numerator);
-        cv::transpose(bt, denominator);
+        dck_transpose(at.ptr<float>(), w, h, numerator.ptr<float>());
+        dck_transpose(bt.ptr<float>(), w, h, denominator.ptr<float>());
         solve_all_columns(solver.below.data(), h, w, l, numerator.ptr<float>(), denominator.ptr<float>(), scratch.ptr<float>());
         l *= static_cast<float>(attenuation);
     }
@@ -122,8 +123,7 @@ extern "C" int dc_edge_solver_create(const dc_mat *guide, double sigma_color, dc
             }))
             return status;
         solver->right_transposed.resize(solver->right.size());
-        cv::transpose(cv::Mat(h, w, CV_32FC1, solver->right.data()),
-                      cv::Mat(w, h, CV_32FC1, solver->right_transposed.data()));
+        dck_transpose(solver->right.data(), h, w, solver->right_transposed.data());
         *out = solver.release();
         return DC_OK;
     });

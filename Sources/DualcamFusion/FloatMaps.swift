@@ -18,15 +18,37 @@ enum FloatMaps {
     }
 
     static func floats(_ mat: CVMat) -> [Float] {
-        var out = [Float](repeating: 0, count: mat.rows * mat.cols)
-        out.withUnsafeMutableBytes { dst in
+        // Every element is copied: no zero fill first.
+        let count = mat.rows * mat.cols
+        guard count > 0 else { return [] }
+        return [Float](unsafeUninitializedCapacity: count) { dst, initialized in
             mat.withUnsafeBytes { src in
                 let rowBytes = mat.cols * 4
+                let base = UnsafeMutableRawPointer(dst.baseAddress!)
                 for y in 0..<mat.rows {
-                    (dst.baseAddress! + y * rowBytes).copyMemory(from: src.baseAddress! + y * mat.step, byteCount: rowBytes)
+                    (base + y * rowBytes).copyMemory(from: src.baseAddress! + y * mat.step, byteCount: rowBytes)
+                }
+            }
+            initialized = count
+        }
+    }
+
+    /// a + (b where finite, else 0), element by element, written in place
+    /// (`(0..<n).map` grows its array one element at a time).
+    static func plusFinite(_ a: [Float], _ b: [Float]) -> [Float] {
+        let n = a.count
+        precondition(b.count == n, "plusFinite: the maps differ in size")
+        guard n > 0 else { return [] }
+        return a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                [Float](unsafeUninitializedCapacity: n) { out, initialized in
+                    for p in 0..<n {
+                        let r = b[p]
+                        out[p] = a[p] + (r.isFinite ? r : 0)
+                    }
+                    initialized = n
                 }
             }
         }
-        return out
     }
 }

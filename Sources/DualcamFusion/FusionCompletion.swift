@@ -83,11 +83,7 @@ struct FusionCompletion {
         }
         // The residual field varies slowly: solve it at half resolution (a
         // quarter of the work) and interpolate it back.
-        let field = try smoothAtHalfResolution(residual, weight, smoother)
-        return (0..<n).map { p in
-            let r = field[p]
-            return stereo[p] + (r.isFinite ? r : 0)
-        }
+        return FloatMaps.plusFinite(stereo, try smoothAtHalfResolution(residual, weight, smoother))
     }
 
     /// The stereo on its surfaces: S = the edge-aware fill of `stereo`
@@ -111,8 +107,7 @@ struct FusionCompletion {
             residual[p] = sampleValue[p] - s[p]
             residualWeight[p] = sampleWeight[p]
         }
-        let r = try smooth(residual, residualWeight, residualSmoother)
-        return (0..<n).map { s[$0] + (r[$0].isFinite ? r[$0] : 0) }
+        return FloatMaps.plusFinite(s, try smooth(residual, residualWeight, residualSmoother))
     }
 
     /// `smooth` on the 2x2-pooled grid (weights summed, values weight-averaged,
@@ -201,8 +196,15 @@ struct FusionCompletion {
         let relabelled = FloatMaps.floats(try CVEdgeAware.relabelDepthEdges(
             guide: guide, depthMetres: try FloatMaps.mat(depthMetres, size), radius: o.radius, voteRadius: o.voteRadius,
             sigma: o.sigma, lumaWeight: o.lumaWeight, minimumRatio: o.ratio, margin: o.margin, iterations: o.iterations))
-        var depth = depthMetres
-        for p in depth.indices where confidence[p] != .high { depth[p] = relabelled[p] }
+        // The relabelled map, with the high-confidence pixels put back.
+        var depth = relabelled
+        depth.withUnsafeMutableBufferPointer { depth in
+            depthMetres.withUnsafeBufferPointer { original in
+                confidence.withUnsafeBufferPointer { confidence in
+                    for p in 0..<depth.count where confidence[p] == .high { depth[p] = original[p] }
+                }
+            }
+        }
         return depth
     }
 

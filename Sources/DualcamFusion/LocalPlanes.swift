@@ -64,69 +64,121 @@ public struct LocalPlanes: Equatable, Sendable {
     /// pixel, NaN where no plane applies.
     public func fit(reference: [Float], size: PixelSize, samples: [MetricSample], sampleNoiseMetres: Double,
                     include: (Int) -> Bool = { _ in true }) -> [Float] {
-        let w = size.width, h = size.height, step = max(1, self.step)
+        let w = size.width, h = size.height
         let used = samples.indices.lazy.filter(include).count
         let density = Double(max(1, used)) / Double(w * h)
         let radius = min(radiusRange.upperBound, max(radiusRange.lowerBound, (expectedSamples / (Double.pi * density)).squareRoot()))
+        let planes = nodePlanes(reference: reference, size: size, samples: samples, radius: radius,
+                                sampleNoiseMetres: sampleNoiseMetres, include: include)
+        return pixelValues(planes, reference: reference, size: size)
+    }
+
+    /// The node grid's columns and rows for `size`.
+    private func nodeGrid(_ size: PixelSize) -> (columns: Int, rows: Int) {
+        let step = max(1, self.step)
+        return ((size.width - 1) / step + 2, (size.height - 1) / step + 2)
+    }
+
+    /// Each node's plane (nil where none is kept). Nodes are independent:
+    /// two halves of the node rows on two threads, each node writing only its
+    /// own slot. The samples are read through unsafe buffers and each half
+    /// keeps its picked samples in buffers of its own: per sample, array
+    /// accesses and appends cost bounds checks, reference counting and
+    /// uniqueness checks, most of the stage's time.
+    private func nodePlanes(reference: [Float], size: PixelSize, samples: [MetricSample], radius: Double,
+                            sampleNoiseMetres: Double, include: (Int) -> Bool) -> [Plane?] {
+        let w = size.width, h = size.height, step = max(1, self.step)
         let cell = max(1, Int(radius.rounded(.up)))
         let columns = w / cell + 1, rows = h / cell + 1
         let buckets = SampleGrid(samples, cell: cell, columns: columns, rows: rows, include: include)
-        let nodeColumns = (w - 1) / step + 2, nodeRows = (h - 1) / step + 2
-        let sx = samples.map(\.x), sy = samples.map(\.y), sv = samples.map { 1 / $0.depthMetres }
-        let sw = samples.map { max(FusionConstants.sampleConfidenceFloor, $0.confidence) }
+        let (nodeColumns, nodeRows) = nodeGrid(size)
+        // Per sample: x, y, 1/z and weight, side by side.
+        let table = samples.map { (x: $0.x, y: $0.y, v: 1 / $0.depthMetres, w: max(FusionConstants.sampleConfidenceFloor, $0.confidence)) }
         let r2 = radius * radius, inverseR2 = 1 / r2
         let residualLimit = maximumResidualSigmas * sampleNoiseMetres
-        // Nodes are independent: two halves of the node rows on two threads,
-        // each node writing only its own slot.
         var planes = [Plane?](repeating: nil, count: nodeColumns * nodeRows)
         planes.withUnsafeMutableBufferPointer { planes in
+        table.withUnsafeBufferPointer { table in
+        reference.withUnsafeBufferPointer { reference in
+        buckets.withBuffers { start, order in
         Concurrently.inHalves(nodeRows) { rowRange in
-        var picked: [Int] = [], weight: [Double] = []
+        // The picked samples' (dx, dy, 1/z) and weights: room for all.
+        let picked = UnsafeMutableBufferPointer<(Double, Double, Double)>.allocate(capacity: max(1, order.count))
+        let weight = UnsafeMutableBufferPointer<Double>.allocate(capacity: max(1, order.count))
+        defer {
+            picked.deallocate()
+            weight.deallocate()
+        }
         for ny in rowRange {
             for nx in 0..<nodeColumns {
                 let x0 = Double(nx * step), y0 = Double(ny * step)
                 let r0 = Double(reference[min(h - 1, ny * step) * w + min(w - 1, nx * step)])
                 guard r0.isFinite, r0 > 0 else { continue }
-                picked.removeAll(keepingCapacity: true)
-                weight.removeAll(keepingCapacity: true)
+                var count = 0
                 let bx = min(columns - 1, Int(x0) / cell), by = min(rows - 1, Int(y0) / cell)
                 for gy in max(0, by - 1)...min(rows - 1, by + 1) {
                     for gx in max(0, bx - 1)...min(columns - 1, bx + 1) {
-                        for i in buckets.members(gy * columns + gx) {
-                            let dx = sx[i] - x0, dy = sy[i] - y0, d2 = dx * dx + dy * dy
-                            guard d2 <= r2, abs(sv[i] - r0) <= selectTolerance * r0 else { continue }
-                            picked.append(i)
+                        let b = gy * columns + gx
+                        for m in start[b]..<start[b + 1] {
+                            let s = table[order[m]]
+                            let dx = s.x - x0, dy = s.y - y0, d2 = dx * dx + dy * dy
+                            guard d2 <= r2, abs(s.v - r0) <= selectTolerance * r0 else { continue }
                             let u = 1 - d2 * inverseR2
-                            weight.append(sw[i] * u * u)
+                            picked[count] = (dx, dy, s.v)
+                            weight[count] = s.w * u * u
+                            count += 1
                         }
                     }
                 }
-                guard picked.count >= minimumSamples,
-                      let first = Self.solve(picked, weight, x0, y0, sx, sy, sv) else { continue }
-                // One Cauchy reweighting at 3 noise sigmas (sigma_v = noise v^2).
-                let scale = 1 / (Self.cauchyNoiseSigmas * sampleNoiseMetres * first.c0 * first.c0)
-                for k in picked.indices {
-                    let i = picked[k]
-                    let u = (sv[i] - first.value(dx: sx[i] - x0, dy: sy[i] - y0)) * scale
-                    weight[k] /= 1 + u * u
+                let points = UnsafeBufferPointer(rebasing: picked[0..<count])
+                let weights = UnsafeMutableBufferPointer(rebasing: weight[0..<count])
+                if let plane = Self.reweightedPlane(points, weights, minimumSamples: minimumSamples,
+                                                    sampleNoiseMetres: sampleNoiseMetres, residualLimit: residualLimit) {
+                    planes[ny * nodeColumns + nx] = plane
                 }
-                guard let plane = Self.solve(picked, weight, x0, y0, sx, sy, sv), plane.c0 > 0 else { continue }
-                var sum = 0.0, total = 0.0
-                for k in picked.indices {
-                    let i = picked[k]
-                    let r = sv[i] - plane.value(dx: sx[i] - x0, dy: sy[i] - y0)
-                    sum += weight[k] * r * r
-                    total += weight[k]
-                }
-                guard total > 0, (sum / total).squareRoot() / (plane.c0 * plane.c0) <= residualLimit else { continue }
-                planes[ny * nodeColumns + nx] = plane
             }
         }
         }
         }
-        // Per pixel: the agreeing planes of the four surrounding nodes,
-        // bilinearly weighted; tile by tile (the pixels between four nodes),
-        // tile rows on two threads.
+        }
+        }
+        }
+        return planes
+    }
+
+    /// A node's plane through `points` (dx, dy, 1/z) with `weights`: the
+    /// weighted fit, once more with Cauchy weights at 3 noise sigmas
+    /// (sigma_v = noise v^2; `weights` are reweighted in place), kept when it
+    /// has at least `minimumSamples` points, c0 > 0 and a weighted RMS
+    /// residual (dv / v^2) of at most `residualLimit` metres.
+    private static func reweightedPlane(_ points: UnsafeBufferPointer<(Double, Double, Double)>,
+                                        _ weights: UnsafeMutableBufferPointer<Double>, minimumSamples: Int,
+                                        sampleNoiseMetres: Double, residualLimit: Double) -> Plane? {
+        guard points.count >= minimumSamples, let first = solve(points, UnsafeBufferPointer(weights)) else { return nil }
+        let scale = 1 / (cauchyNoiseSigmas * sampleNoiseMetres * first.c0 * first.c0)
+        for k in 0..<points.count {
+            let (dx, dy, v) = points[k]
+            let u = (v - first.value(dx: dx, dy: dy)) * scale
+            weights[k] /= 1 + u * u
+        }
+        guard let plane = solve(points, UnsafeBufferPointer(weights)), plane.c0 > 0 else { return nil }
+        var sum = 0.0, total = 0.0
+        for k in 0..<points.count {
+            let (dx, dy, v) = points[k]
+            let r = v - plane.value(dx: dx, dy: dy)
+            sum += weights[k] * r * r
+            total += weights[k]
+        }
+        guard total > 0, (sum / total).squareRoot() / (plane.c0 * plane.c0) <= residualLimit else { return nil }
+        return plane
+    }
+
+    /// Per pixel: the agreeing planes of the four surrounding nodes,
+    /// bilinearly weighted; tile by tile (the pixels between four nodes),
+    /// tile rows on two threads.
+    private func pixelValues(_ planes: [Plane?], reference: [Float], size: PixelSize) -> [Float] {
+        let w = size.width, h = size.height, step = max(1, self.step)
+        let nodeColumns = nodeGrid(size).columns, nodeRows = nodeGrid(size).rows
         var out = [Float](repeating: .nan, count: w * h)
         let inverseStep = 1 / Double(step), accept = acceptTolerance
         out.withUnsafeMutableBufferPointer { out in
@@ -135,9 +187,10 @@ public struct LocalPlanes: Equatable, Sendable {
         Concurrently.inHalves(nodeRows - 1) { tileRows in
         for ty in tileRows {
             for tx in 0..<(nodeColumns - 1) {
-                let corners = [planes[ty * nodeColumns + tx], planes[ty * nodeColumns + tx + 1],
-                               planes[(ty + 1) * nodeColumns + tx], planes[(ty + 1) * nodeColumns + tx + 1]]
-                guard corners.contains(where: { $0 != nil }) else { continue }
+                // Corner k: node (tx + (k & 1), ty + (k >> 1)).
+                let corners = (planes[ty * nodeColumns + tx], planes[ty * nodeColumns + tx + 1],
+                               planes[(ty + 1) * nodeColumns + tx], planes[(ty + 1) * nodeColumns + tx + 1])
+                guard corners.0 != nil || corners.1 != nil || corners.2 != nil || corners.3 != nil else { continue }
                 for y in (ty * step)..<min(h, (ty + 1) * step) {
                     let fy = Double(y - ty * step) * inverseStep
                     for x in (tx * step)..<min(w, (tx + 1) * step) {
@@ -145,14 +198,18 @@ public struct LocalPlanes: Equatable, Sendable {
                         guard r0.isFinite, r0 > 0 else { continue }
                         let fx = Double(x - tx * step) * inverseStep
                         var sum = 0.0, total = 0.0
-                        for corner in 0..<4 {
-                            guard let plane = corners[corner] else { continue }
+                        func add(_ plane: Plane?, _ corner: Int) {
+                            guard let plane else { return }
                             let v = plane.value(dx: Double(x - (tx + (corner & 1)) * step), dy: Double(y - (ty + (corner >> 1)) * step))
-                            guard abs(v - r0) <= accept * r0 else { continue }
+                            guard abs(v - r0) <= accept * r0 else { return }
                             let b = (corner & 1 == 0 ? 1 - fx : fx) * (corner >> 1 == 0 ? 1 - fy : fy) + Self.cornerWeightFloor
                             sum += b * v
                             total += b
                         }
+                        add(corners.0, 0)
+                        add(corners.1, 1)
+                        add(corners.2, 2)
+                        add(corners.3, 3)
                         if total > 0 { out[y * w + x] = Float(sum / total) }
                     }
                 }
@@ -165,9 +222,6 @@ public struct LocalPlanes: Equatable, Sendable {
         return out
     }
 
-    /// Weighted least squares of v = c0 + cx dx + cy dy (3x3 normal
-    /// equations by Cramer's rule); nil when the samples do not span a plane
-    /// (normalized determinant below `minimumConditioning`: collinear or too few).
     /// The Cauchy reweighting's scale, in sample noise sigmas: residuals
     /// beyond it count as another surface, not noise.
     static let cauchyNoiseSigmas = 3.0
@@ -179,12 +233,13 @@ public struct LocalPlanes: Equatable, Sendable {
     /// matrix's diagonal, is below this has collinear samples.
     static let minimumConditioning = 1e-6
 
-    private static func solve(_ picked: [Int], _ weight: [Double], _ x0: Double, _ y0: Double,
-                              _ sx: [Double], _ sy: [Double], _ sv: [Double]) -> Plane? {
+    /// Weighted least squares of v = c0 + cx dx + cy dy (3x3 normal
+    /// equations by Cramer's rule); nil when the samples do not span a plane
+    /// (normalized determinant below `minimumConditioning`: collinear or too few).
+    private static func solve(_ points: UnsafeBufferPointer<(Double, Double, Double)>, _ weight: UnsafeBufferPointer<Double>) -> Plane? {
         var a00 = 0.0, a01 = 0.0, a02 = 0.0, a11 = 0.0, a12 = 0.0, a22 = 0.0, b0 = 0.0, b1 = 0.0, b2 = 0.0
-        for k in picked.indices {
-            let i = picked[k], c = weight[k]
-            let dx = sx[i] - x0, dy = sy[i] - y0, v = sv[i]
+        for k in 0..<points.count {
+            let (dx, dy, v) = points[k], c = weight[k]
             a00 += c; a01 += c * dx; a02 += c * dy
             a11 += c * dx * dx; a12 += c * dx * dy; a22 += c * dy * dy
             b0 += c * v; b1 += c * dx * v; b2 += c * dy * v

@@ -82,24 +82,67 @@ public struct PlaneExtrapolation: Equatable, Sendable {
     /// `gate` is asked for only when a pixel depends on it).
     func unsupported(size: PixelSize, distanceToSamples: [Float], reach: Double, stereo: [Float]?,
                      samplePixels: [Int] = [], gate: () throws -> ColourGate? = { nil }) throws -> [Bool] {
-        let n = size.width * size.height
         var far = distanceToSamples.map { $0 > Float(reach) }
-        var nearStereo = [Bool](repeating: false, count: n)
-        if let stereo {
-            var measured = [UInt8](repeating: 0, count: n)
-            for p in 0..<n where stereo[p].isFinite { measured[p] = 255 }
-            let distance = FloatMaps.floats(try CVEdgeAware.distanceToNonzero(try FloatMaps.mat(bytes: measured, channels: 1, size)))
-            let stereoReach = Float(self.stereoReach)
-            for p in 0..<n where distance[p] <= stereoReach { nearStereo[p] = true }
+        // Without the colour test only pixels far from the samples can be
+        // unsupported: without them the stereo's distance changes nothing.
+        guard colour != nil || far.contains(true) else { return far }
+        let nearStereo = try stereo.map { try nearMeasured($0, size: size) }
+        if let colour {
+            // Supported by distance alone, and not by the stereo beside them: the colour test's pixels.
+            let tested = far.indices.map { !far[$0] && !(nearStereo?[$0] ?? false) }
+            if tested.contains(true), let gate = try gate() {
+                far = colourSupport(far, tested: tested, gate: gate, reach: reach, tolerance: colour.supportTolerance,
+                                    samplePixels: samplePixels, stereo: stereo, size: size)
+            }
         }
-        // Supported by distance alone, and not by the stereo beside them: the colour test's pixels.
-        let tested = (0..<n).map { !far[$0] && !nearStereo[$0] }
-        if let colour, tested.contains(true), let gate = try gate() {
-            far = colourSupport(far, tested: tested, gate: gate, reach: reach, tolerance: colour.supportTolerance,
-                                samplePixels: samplePixels, stereo: stereo, size: size)
+        if let nearStereo {
+            for p in far.indices where nearStereo[p] { far[p] = false }
         }
-        for p in 0..<n where nearStereo[p] { far[p] = false }
         return far
+    }
+
+    /// The pixels within `stereoReach` of a measured `stereo` value.
+    func nearMeasured(_ stereo: [Float], size: PixelSize) throws -> [Bool] {
+        let stereoReach = Float(self.stereoReach)
+        if stereoReach < Self.chamferDiagonalBelow {
+            // `distanceToNonzero` measures 0 on a measured pixel, 1 next to one
+            // (4-neighbours) and at least its diagonal step (1.4) elsewhere:
+            // below that step the test needs only the pixel and its 4-neighbours.
+            return Self.measuredOrBeside(stereo, size: size, withNeighbours: stereoReach >= 1)
+        }
+        let n = size.width * size.height
+        var measured = [UInt8](repeating: 0, count: n)
+        for p in 0..<n where stereo[p].isFinite { measured[p] = 255 }
+        let distance = FloatMaps.floats(try CVEdgeAware.distanceToNonzero(try FloatMaps.mat(bytes: measured, channels: 1, size)))
+        return distance.map { $0 <= stereoReach }
+    }
+
+    /// `CVEdgeAware.distanceToNonzero`'s diagonal step is 1.4 (OpenCV's
+    /// 5x5 L2 chamfer: 1, 1.4, 2.1969); reaches below this are decided
+    /// from the pixel and its 4-neighbours alone.
+    static let chamferDiagonalBelow: Float = 1.39
+
+    /// Per pixel, whether the stereo measured it or, with `withNeighbours`,
+    /// one of its 4-neighbours.
+    private static func measuredOrBeside(_ stereo: [Float], size: PixelSize, withNeighbours: Bool) -> [Bool] {
+        let w = size.width, h = size.height
+        var near = [Bool](repeating: false, count: w * h)
+        near.withUnsafeMutableBufferPointer { near in
+            stereo.withUnsafeBufferPointer { stereo in
+                for y in 0..<h {
+                    for x in 0..<w {
+                        let p = y * w + x
+                        var measured = stereo[p].isFinite
+                        if withNeighbours && !measured {
+                            measured = (x > 0 && stereo[p - 1].isFinite) || (x + 1 < w && stereo[p + 1].isFinite)
+                                || (y > 0 && stereo[p - w].isFinite) || (y + 1 < h && stereo[p + w].isFinite)
+                        }
+                        near[p] = measured
+                    }
+                }
+            }
+        }
+        return near
     }
 
     /// `inverse` with the unsupported pixels on the continued planes (see above).

@@ -214,4 +214,100 @@ final class KernelTests: XCTestCase {
                        Int32(DCK_ERR_ARGUMENT), "min_ratio must be above 1")
         XCTAssertNil(refused)
     }
+
+    /// The transpose moves every element to its mirrored place, for sizes
+    /// with and without whole 8x8 blocks.
+    func testTransposeMirrorsEveryElement() {
+        for (rows, cols) in [(1, 1), (3, 5), (8, 8), (16, 24), (17, 9), (240, 320), (23, 41)] {
+            let src = (0..<(rows * cols)).map { Float($0) * 0.5 - 7 }
+            var dst = [Float](repeating: .nan, count: rows * cols)
+            dck_transpose(src, Int32(rows), Int32(cols), &dst)
+            for y in 0..<rows {
+                for x in 0..<cols where dst[x * rows + y] != src[y * cols + x] {
+                    XCTFail("\(rows)x\(cols): (\(x), \(y))")
+                    return
+                }
+            }
+        }
+    }
+
+    /// The chamfer distance matches OpenCV's distanceTransform (DIST_L2,
+    /// DIST_MASK_5) as its loops compute it (ported below, with their
+    /// branches): one source pixel's steps 1, 1.4 and 2.1969, and random
+    /// masks from empty to dense.
+    func testChamferDistanceMatchesOpenCVsPasses() {
+        func reference(_ mask: [UInt8], _ cols: Int, _ rows: Int) -> [Float] {
+            let axis: UInt32 = 65536, diagonal: UInt32 = 91750, knight: UInt32 = 143976, step = cols + 4
+            var t = [UInt32](repeating: UInt32(Int32.max), count: step * (rows + 4))
+            for y in 0..<rows {
+                for x in 0..<cols {
+                    let p = (y + 2) * step + x + 2
+                    if mask[y * cols + x] != 0 { t[p] = 0; continue }
+                    t[p] = [t[p - 2 * step - 1] + knight, t[p - 2 * step + 1] + knight, t[p - step - 2] + knight,
+                            t[p - step - 1] + diagonal, t[p - step] + axis, t[p - step + 1] + diagonal,
+                            t[p - step + 2] + knight, t[p - 1] + axis].min()!
+                }
+            }
+            var out = [Float](repeating: 0, count: cols * rows)
+            for y in stride(from: rows - 1, through: 0, by: -1) {
+                for x in stride(from: cols - 1, through: 0, by: -1) {
+                    let p = (y + 2) * step + x + 2
+                    if t[p] > axis {
+                        t[p] = [t[p], t[p + 2 * step + 1] + knight, t[p + 2 * step - 1] + knight, t[p + step + 2] + knight,
+                                t[p + step + 1] + diagonal, t[p + step] + axis, t[p + step - 1] + diagonal,
+                                t[p + step - 2] + knight, t[p + 1] + axis].min()!
+                    }
+                    out[y * cols + x] = Float(min(t[p], UInt32(Int32.max >> 2))) * (1 / 65536)
+                }
+            }
+            return out
+        }
+        var single = [UInt8](repeating: 0, count: 9 * 7)
+        single[3 * 9 + 4] = 255
+        var out = [Float](repeating: .nan, count: single.count)
+        var error = dck_error()
+        XCTAssertEqual(dck_chamfer_distance(single, 9, 9, 7, &out, &error), Int32(DCK_OK))
+        XCTAssertEqual(out[3 * 9 + 4], 0)
+        XCTAssertEqual(out[3 * 9 + 5], 1)
+        XCTAssertEqual(out[4 * 9 + 5], Float(91750) / 65536)
+        XCTAssertEqual(out[4 * 9 + 6], Float(143976) / 65536)
+        var generator = SystemRandomNumberGenerator()
+        for (cols, rows, fraction) in [(1, 1, 0.0), (5, 3, 0.0), (31, 17, 0.02), (40, 33, 0.1), (64, 48, 0.5), (23, 29, 0.95)] {
+            let mask = (0..<(cols * rows)).map { _ in Double.random(in: 0..<1, using: &generator) < fraction ? UInt8(255) : 0 }
+            var got = [Float](repeating: .nan, count: mask.count)
+            XCTAssertEqual(dck_chamfer_distance(mask, cols, Int32(cols), Int32(rows), &got, &error), Int32(DCK_OK))
+            XCTAssertEqual(got, reference(mask, cols, rows), "\(cols)x\(rows), \(fraction)")
+        }
+    }
+
+    /// A 3-channel guide's affinities are the same whether a pixel pair
+    /// falls in a vectorized run of a wide row or in an 11-pixel row, which
+    /// the scalar loop does alone.
+    func testAffinitiesOfRunsMatchTheScalarLoop() throws {
+        var table: OpaquePointer?
+        var error = dck_error()
+        XCTAssertEqual(dck_affinity_table_acquire(8, &table, &error), Int32(DCK_OK))
+        defer { dck_affinity_table_release(table) }
+        var generator = SystemRandomNumberGenerator()
+        let cols = 45, narrow = 11
+        let guide = (0..<(2 * cols * 3)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        func affinities(_ rgb: [UInt8], _ width: Int) -> (right: [Float], below: [Float]) {
+            var right = [Float](repeating: 0, count: 2 * width), below = right
+            XCTAssertEqual(dck_affinity_rows(table, rgb, 3 * width, Int32(width), 2, 3, &right, &below, 0, 2, &error), Int32(DCK_OK))
+            return (right, below)
+        }
+        let wide = affinities(guide, cols)
+        for x in 0..<(cols - narrow) {
+            // Pixels x..<x + narrow of both rows as a guide of their own.
+            var part: [UInt8] = []
+            for y in 0..<2 {
+                let start = (y * cols + x) * 3
+                part += guide[start..<(start + narrow * 3)]
+            }
+            let scalar = affinities(part, narrow)
+            XCTAssertEqual(wide.right[x], scalar.right[0], "right of \(x)")
+            XCTAssertEqual(wide.below[x], scalar.below[0], "below \(x)")
+        }
+    }
 }
+

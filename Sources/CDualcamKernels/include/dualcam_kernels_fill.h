@@ -1,8 +1,8 @@
 /*
  * Edge-aware fill kernels: the weighting and normalisation of a
  * confidence-weighted fill out = F(w v) / F(w), the fast global smoother's
- * affinities and 1-D solves (the shim's dc_edge_solver runs them with
- * OpenCV's transposes in between), and the depth-edge relabelling of
+ * affinities, 1-D solves and the transposes between them (the shim's
+ * dc_edge_solver runs them), and the depth-edge relabelling of
  * dc_relabel_depth_edges (the shim runs OpenCV's min/max filters in between).
  * Rules in dualcam_kernels.h.
  */
@@ -42,6 +42,16 @@ void dck_affinity_table_release(dck_affinity_table *table);
 int dck_affinity_rows(const dck_affinity_table *table, const uint8_t *guide, size_t guide_step, int cols, int rows,
                       int channels, float *right, float *below, int y0, int y1, dck_error *err);
 
+/* out (cols x rows floats, continuous) = the distance of each pixel to the
+ * nearest non-zero pixel of `mask` (8-bit, `mask_step` bytes per row),
+ * exactly as OpenCV's distanceTransform with DIST_L2 and DIST_MASK_5 measures
+ * it (the 5x5 chamfer; capped at 8192 where no pixel is non-zero). */
+int dck_chamfer_distance(const uint8_t *mask, size_t mask_step, int cols, int rows, float *out, dck_error *err);
+
+/* dst (cols x rows) = the transpose of src (rows x cols), both continuous
+ * and not overlapping. */
+void dck_transpose(const float *src, int rows, int cols, float *dst);
+
 /* The 1-D solves of (I + lambda L) u = f down the columns x0..<x1 of a
  * rows x cols layout (continuous) for two right-hand sides `a` and `b` (in
  * place) sharing the coefficients `c` (affinity to the next row); `scratch`
@@ -56,6 +66,11 @@ typedef struct dck_relabel dck_relabel;
 int dck_relabel_create(const uint8_t *rgb, size_t rgb_step, int cols, int rows, int vote_radius, double sigma,
                        double luma_weight, double min_ratio, double margin, dck_relabel **out, dck_error *err);
 void dck_relabel_free(dck_relabel *state);
+
+/* A pass, step 0: the inputs of the window extremes (min and max filters)
+ * of `depth`'s n values: `for_min` = the value where valid (positive, not
+ * NaN), else FLT_MAX; `for_max` = the value where valid, else 0. */
+void dck_relabel_extremes_input(const float *depth, int n, float *for_min, float *for_max);
 
 /* A pass, step 1: the edge-region pixels of `depth` (valid pixels whose
  * window extremes `zmin`, `zmax` span max/min >= min_ratio): `region` = 255
