@@ -141,22 +141,19 @@ inline __attribute__((always_inline)) float window_weights(const View &v, const 
     constexpr int P = Window<R>::padded;
     constexpr float kResidual = 1.0f / (2.0f * kPlaneSigma * kPlaneSigma),
                     kColour = 1.0f / (2.0f * kColourSigma * kColourSigma);
-    float sw = 0;
-    {
-#pragma clang fp reassociate(on)
-        for (int k = 0; k < P; ++k) {
-            const float dj = v.disparity[p0 + win.rel[k]];
-            const float di = v.base[p0 + win.rel[k]] - centre;
-            const float residual = dj - (d0 + fgx * win.dx[k] + fgy * win.dy[k]);
-            const bool missing = dj != dj;
-            const float colour = di * di * kColour;
-            const float t = missing ? 0.0f : residual * residual * kResidual + colour;
-            const float factor = !missing && std::fabs(residual) <= kSameSurface ? 1.0f : 0.0f;
-            const float w = win.inside[k] * factor * exp_nonpositive(-t);
-            weights[k] = w;
-            sw += w;
-        }
+#pragma clang loop vectorize(enable)
+    for (int k = 0; k < P; ++k) {
+        const float dj = v.disparity[p0 + win.rel[k]];
+        const float di = v.base[p0 + win.rel[k]] - centre;
+        const float residual = dj - (d0 + fgx * win.dx[k] + fgy * win.dy[k]);
+        const bool missing = dj != dj;
+        const float colour = di * di * kColour;
+        const float t = missing ? 0.0f : residual * residual * kResidual + colour;
+        const float factor = !missing && std::fabs(residual) <= kSameSurface ? 1.0f : 0.0f;
+        weights[k] = win.inside[k] * factor * exp_nonpositive(-t);
     }
+    float sw = 0;
+    for (int k = 0; k < P; ++k) sw += weights[k];
     return sw;
 }
 
