@@ -157,6 +157,16 @@ inline __attribute__((always_inline)) float window_weights(const View &v, const 
     return sw;
 }
 
+/// The window about `centre` (row stride `stride`) in the padded window order:
+/// row by row, the padding elements the centre (`WindowTable`).
+template <int R>
+inline __attribute__((always_inline)) void window_copy(const float *centre, int stride, float *out) {
+    constexpr int side = Window<R>::side, count = Window<R>::count, P = Window<R>::padded;
+    for (int r = 0; r < side; ++r)
+        for (int c = 0; c < side; ++c) out[r * side + c] = centre[(r - R) * stride + c - R];
+    for (int k = count; k < P; ++k) out[k] = centre[0];
+}
+
 /// The weighted moments of one iteration: the base resampled at +delta/2 (one
 /// integer offset and one fraction for the whole window), the match along
 /// the plane at -delta/2, intensities centred on `cb` and `cm` (the centre's).
@@ -175,14 +185,20 @@ inline __attribute__((always_inline)) bool window_moments(const View &v, const W
     const float a0 = (float)(x - v.sign * (d0 + delta / 2));
     const float reach = R * ax + R * std::fabs(ay);
     if (a0 - reach < 0 || a0 + reach >= v.cols - 1) return false;
+    // The base window (and its right neighbour) is copied row by row: each
+    // window row is contiguous in the image, so no element needs a gather.
+    float b0[P], b1[P], g0[P], g1[P];
+    window_copy<R>(v.base + p0 + offB, v.stride, b0);
+    window_copy<R>(v.base + p0 + offB + 1, v.stride, b1);
+    window_copy<R>(v.baseDx + p0 + offB, v.stride, g0);
+    window_copy<R>(v.baseDx + p0 + offB + 1, v.stride, g1);
     float Sb = 0, Sm = 0, Sbb = 0, Smm = 0, Sbm = 0, Sbx = 0, Smx = 0, Sbxbx = 0, Smxmx = 0, Sbxmx = 0;
     float Sbxb = 0, Sbxm = 0, Smxb = 0, Smxm = 0;
     {
 #pragma clang fp reassociate(on)
         for (int k = 0; k < P; ++k) {
-            const int ib = p0 + win.rel[k] + offB;
-            const float b = v.base[ib] + fb * (v.base[ib + 1] - v.base[ib]) - cb;
-            const float bx = v.baseDx[ib] + fb * (v.baseDx[ib + 1] - v.baseDx[ib]);
+            const float b = b0[k] + fb * (b1[k] - b0[k]) - cb;
+            const float bx = g0[k] + fb * (g1[k] - g0[k]);
             const float xm = a0 + win.dy[k] * ay + win.dx[k] * ax;
             const int im = (int)xm;
             const float fm = xm - (float)im;
