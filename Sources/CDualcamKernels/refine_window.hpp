@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 namespace dualcam_kernels {
@@ -70,8 +71,8 @@ struct Window {
 /// members instantiated only inside target_clones functions).
 struct WindowTable {
     std::vector<float> dx, dy, inside;
-    std::vector<int> rel;
-    WindowTable(int r, int stride) {
+    std::vector<int> rel, quadRel;
+    WindowTable(int r, int stride, int cols) {
         const int side = 2 * r + 1, count = side * side, padded = (count + kLanes - 1) / kLanes * kLanes;
         dx.assign(padded, 0.0f); dy.assign(padded, 0.0f); inside.assign(padded, 0.0f);
         for (int k = 0; k < count; ++k) {
@@ -81,13 +82,16 @@ struct WindowTable {
         }
         rel.resize(padded);
         for (int k = 0; k < padded; ++k) rel[k] = (int)dy[k] * stride + (int)dx[k];
+        quadRel.resize(padded);
+        for (int k = 0; k < padded; ++k) quadRel[k] = (int)dy[k] * cols * 4;
     }
 };
 
 /// Raw pointers into a WindowTable.
 struct WindowView {
     const float *dx, *dy, *inside;
-    const int *rel;  // dy * stride + dx: the element's offset in the row-major image
+    const int *rel;      // dy * stride + dx: the element's offset in the row-major image
+    const int *quadRel;  // dy * cols * 4: the offset of the element's row in `MatchQuads`
 };
 
 /// Raw views of the inputs (float32 of one size and stride).
@@ -96,6 +100,28 @@ struct View {
     int cols, rows, stride;
     float sign;
     float textureSigma;
+    /// `MatchQuads` of rows pairsRow0... (what one bilinear match sample reads).
+    const float *pairs;
+    int pairsRow0;
+};
+
+/// The match image and its gradient interleaved: per pixel j of rows
+/// row0..<row1 the four values match[j], match[j + 1], matchDx[j],
+/// matchDx[j + 1] (the last column repeats its own), so that one 16-byte
+/// load per window element replaces four scattered ones.
+struct MatchQuads {
+    std::vector<float> values;
+    MatchQuads(const float *match, const float *matchDx, int cols, int stride, int row0, int row1) {
+        values.resize((size_t)(row1 - row0) * cols * 4);
+        float *q = values.data();
+        for (int y = row0; y < row1; ++y) {
+            const float *m = match + (size_t)y * stride, *g = matchDx + (size_t)y * stride;
+            for (int x = 0; x < cols; ++x, q += 4) {
+                const int next = x + 1 < cols ? x + 1 : x;
+                q[0] = m[x]; q[1] = m[next]; q[2] = g[x]; q[3] = g[next];
+            }
+        }
+    }
 };
 
 /// Weighted moments of the resampled intensities b, m and gradients bx, mx.
@@ -167,6 +193,36 @@ inline __attribute__((always_inline)) void window_copy(const float *centre, int 
     for (int k = count; k < P; ++k) out[k] = centre[0];
 }
 
+/// The four values of `MatchQuads` at the offsets `quad` (floats) into
+/// arrays by element: 8 elements at a time, a 4x4 transpose in each half of
+/// a pair of 8-lane vectors.
+template <int P>
+inline __attribute__((always_inline)) void match_samples(const float *pairs, const int *quad, float *m0, float *m1,
+                                                         float *h0, float *h1) {
+    typedef float f4 __attribute__((vector_size(16)));
+    typedef float f8 __attribute__((vector_size(32)));
+    for (int k = 0; k < P; k += kLanes) {
+        f4 q[kLanes];  // element k + i in q[i]
+        for (int i = 0; i < kLanes; ++i) std::memcpy(&q[i], pairs + quad[k + i], sizeof q[i]);
+        const f8 a = __builtin_shufflevector(q[0], q[4], 0, 1, 2, 3, 4, 5, 6, 7);
+        const f8 b = __builtin_shufflevector(q[1], q[5], 0, 1, 2, 3, 4, 5, 6, 7);
+        const f8 c = __builtin_shufflevector(q[2], q[6], 0, 1, 2, 3, 4, 5, 6, 7);
+        const f8 d = __builtin_shufflevector(q[3], q[7], 0, 1, 2, 3, 4, 5, 6, 7);
+        const f8 abLo = __builtin_shufflevector(a, b, 0, 8, 1, 9, 4, 12, 5, 13);
+        const f8 cdLo = __builtin_shufflevector(c, d, 0, 8, 1, 9, 4, 12, 5, 13);
+        const f8 abHi = __builtin_shufflevector(a, b, 2, 10, 3, 11, 6, 14, 7, 15);
+        const f8 cdHi = __builtin_shufflevector(c, d, 2, 10, 3, 11, 6, 14, 7, 15);
+        const f8 v0 = __builtin_shufflevector(abLo, cdLo, 0, 1, 8, 9, 4, 5, 12, 13);
+        const f8 v1 = __builtin_shufflevector(abLo, cdLo, 2, 3, 10, 11, 6, 7, 14, 15);
+        const f8 v2 = __builtin_shufflevector(abHi, cdHi, 0, 1, 8, 9, 4, 5, 12, 13);
+        const f8 v3 = __builtin_shufflevector(abHi, cdHi, 2, 3, 10, 11, 6, 7, 14, 15);
+        std::memcpy(m0 + k, &v0, sizeof v0);
+        std::memcpy(m1 + k, &v1, sizeof v1);
+        std::memcpy(h0 + k, &v2, sizeof v2);
+        std::memcpy(h1 + k, &v3, sizeof v3);
+    }
+}
+
 /// The weighted moments of one iteration: the base resampled at +delta/2 (one
 /// integer offset and one fraction for the whole window), the match along
 /// the plane at -delta/2, intensities centred on `cb` and `cm` (the centre's).
@@ -192,6 +248,18 @@ inline __attribute__((always_inline)) bool window_moments(const View &v, const W
     window_copy<R>(v.base + p0 + offB + 1, v.stride, b1);
     window_copy<R>(v.baseDx + p0 + offB, v.stride, g0);
     window_copy<R>(v.baseDx + p0 + offB + 1, v.stride, g1);
+    // The match samples: positions first, then one 16-byte load of both
+    // neighbours and both gradients per element, transposed into four arrays.
+    float fms[P], m0[P], m1[P], h0[P], h1[P];
+    int quad[P];
+    const int quadRow = (p0 / v.stride - v.pairsRow0) * v.cols * 4;
+    for (int k = 0; k < P; ++k) {
+        const float xm = a0 + win.dy[k] * ay + win.dx[k] * ax;
+        const int im = (int)xm;
+        fms[k] = xm - (float)im;
+        quad[k] = quadRow + win.quadRel[k] + 4 * im;
+    }
+    match_samples<P>(v.pairs, quad, m0, m1, h0, h1);
     float Sb = 0, Sm = 0, Sbb = 0, Smm = 0, Sbm = 0, Sbx = 0, Smx = 0, Sbxbx = 0, Smxmx = 0, Sbxmx = 0;
     float Sbxb = 0, Sbxm = 0, Smxb = 0, Smxm = 0;
     {
@@ -199,12 +267,9 @@ inline __attribute__((always_inline)) bool window_moments(const View &v, const W
         for (int k = 0; k < P; ++k) {
             const float b = b0[k] + fb * (b1[k] - b0[k]) - cb;
             const float bx = g0[k] + fb * (g1[k] - g0[k]);
-            const float xm = a0 + win.dy[k] * ay + win.dx[k] * ax;
-            const int im = (int)xm;
-            const float fm = xm - (float)im;
-            const int jm = p0 - x + win.rel[k] - (int)win.dx[k] + im;
-            const float m = v.match[jm] + fm * (v.match[jm + 1] - v.match[jm]) - cm;
-            const float mx = v.matchDx[jm] + fm * (v.matchDx[jm + 1] - v.matchDx[jm]);
+            const float fm = fms[k];
+            const float m = m0[k] + fm * (m1[k] - m0[k]) - cm;
+            const float mx = h0[k] + fm * (h1[k] - h0[k]);
             const float w = weights[k];
             const float wb = w * b, wm = w * m, wbx = w * bx, wmx = w * mx;
             Sb += wb; Sm += wm; Sbb += wb * b; Smm += wm * m; Sbm += wb * m;

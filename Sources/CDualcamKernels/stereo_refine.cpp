@@ -167,11 +167,15 @@ using namespace dualcam_kernels;
 
 extern "C" int dck_refine_rows(const dck_refine_job *job, int y0, int y1, dck_error *err) {
     return guarded_rows(job, y0, y1, err, check_job, [](const dck_refine_job &j, int from, int to) {
+        // The rows the windows of rows from..<to reach.
+        const int row0 = std::max(0, from - j.radius), row1 = std::min(j.rows, to + j.radius);
+        const MatchQuads quads(j.match, j.match_dx, j.cols, (int)j.stride, row0, std::max(row0, row1));
         const View view{j.base, j.match, j.base_dx, j.match_dx, j.disparity, j.cols, j.rows, (int)j.stride, j.sign,
-                        (float)j.texture_sigma};
-        const WindowTable window(j.radius, (int)j.stride);
+                        (float)j.texture_sigma, quads.values.data(), row0};
+        const WindowTable window(j.radius, (int)j.stride, j.cols);
         const RowJob rows{&view, j.ref, j.conf, j.mask,
-                          WindowView{window.dx.data(), window.dy.data(), window.inside.data(), window.rel.data()},
+                          WindowView{window.dx.data(), window.dy.data(), window.inside.data(), window.rel.data(),
+                                     window.quadRel.data()},
                           j.stride, j.min_zncc};
         refine_rows(rows, j.radius, from, to);
     });
