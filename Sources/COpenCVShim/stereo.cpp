@@ -137,11 +137,15 @@ int left_right_check(cv::Mat &ref, const cv::Mat &other, cv::Mat &conf, const dc
                      const dc_mat *otherValid, float sign, double tolerance, dc_error *err) {
     CV_Assert(ref.isContinuous() && other.isContinuous() && conf.isContinuous());
     cv::Mat rv, ov;
-    dck_error kernelError{};
-    const int status = dck_left_right_check(ref.ptr<float>(), other.ptr<float>(), conf.ptr<float>(), (size_t)ref.cols,
-                                            ref.cols, ref.rows, mask_pixels(refValid, rv), mask_pixels(otherValid, ov),
-                                            (size_t)ref.cols, sign, tolerance, &kernelError);
-    return kernel_status(status, kernelError, err);
+    const uint8_t *refMask = mask_pixels(refValid, rv), *otherMask = mask_pixels(otherValid, ov);
+    const size_t n = (size_t)ref.cols;
+    // Rows are independent: stripes of rows run on OpenCV's threads.
+    return parallel_kernel(cv::Range(0, ref.rows), err, [&](int y0, int y1, dck_error *e) {
+        const size_t at = (size_t)y0 * n;
+        return dck_left_right_check(ref.ptr<float>() + at, other.ptr<float>() + at, conf.ptr<float>() + at, n, ref.cols,
+                                    y1 - y0, refMask ? refMask + at : nullptr, otherMask ? otherMask + at : nullptr, n,
+                                    sign, tolerance, e);
+    });
 }
 
 }  // namespace
