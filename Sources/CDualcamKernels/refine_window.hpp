@@ -133,16 +133,17 @@ struct Moments {
 };
 
 /// The slopes gx, gy of the disparity plane through the centre, fitted to the
-/// neighbours' SGBM disparities of the same surface (0 without support).
+/// neighbours' SGBM disparities of the same surface (0 without support);
+/// `disparity` is the window's (`window_copy`).
 template <int R>
-inline __attribute__((always_inline)) void plane_slopes(const View &v, const WindowView &win, int p0, float d0,
+inline __attribute__((always_inline)) void plane_slopes(const float *disparity, const WindowView &win, float d0,
                                                         double &gx, double &gy) {
     constexpr int P = Window<R>::padded;
     float sxx = 0, sxy = 0, syy = 0, sxd = 0, syd = 0, n = 0;
     {
 #pragma clang fp reassociate(on)
         for (int k = 0; k < P; ++k) {
-            const float diff = v.disparity[p0 + win.rel[k]] - d0;
+            const float diff = disparity[k] - d0;
             const bool same = std::fabs(diff) <= kSameSurface && win.inside[k] > 0;
             const float m = same ? 1.0f : 0.0f, dd = same ? diff : 0.0f;
             const float dx = win.dx[k], dy = win.dy[k];
@@ -160,17 +161,19 @@ inline __attribute__((always_inline)) void plane_slopes(const View &v, const Win
 /// Window weights: same surface (Gaussian in the plane residual; none where
 /// SGBM had no value, mostly the half-occluded strip beside a depth edge,
 /// which would pull the window across the edge) times a colour Gaussian
-/// about the centre. Returns their sum.
+/// about the centre; `disparity` and `base` are the window's (`window_copy`).
+/// Returns their sum.
 template <int R>
-inline __attribute__((always_inline)) float window_weights(const View &v, const WindowView &win, int p0, float d0,
-                                                           float fgx, float fgy, float centre, float *weights) {
+inline __attribute__((always_inline)) float window_weights(const float *disparity, const float *base,
+                                                           const WindowView &win, float d0, float fgx, float fgy,
+                                                           float centre, float *weights) {
     constexpr int P = Window<R>::padded;
     constexpr float kResidual = 1.0f / (2.0f * kPlaneSigma * kPlaneSigma),
                     kColour = 1.0f / (2.0f * kColourSigma * kColourSigma);
 #pragma clang loop vectorize(enable)
     for (int k = 0; k < P; ++k) {
-        const float dj = v.disparity[p0 + win.rel[k]];
-        const float di = v.base[p0 + win.rel[k]] - centre;
+        const float dj = disparity[k];
+        const float di = base[k] - centre;
         const float residual = dj - (d0 + fgx * win.dx[k] + fgy * win.dy[k]);
         const bool missing = dj != dj;
         const float colour = di * di * kColour;

@@ -81,11 +81,14 @@ inline __attribute__((always_inline)) bool refine_pixel(const View &v, const Win
     if (x - R < 0 || y - R < 0 || x + R >= v.cols || y + R >= v.rows) return false;
     const int p0 = y * v.stride + x;
     const float d0 = d;
+    float disparity[P], base[P];
+    window_copy<R>(v.disparity + p0, v.stride, disparity);
+    window_copy<R>(v.base + p0, v.stride, base);
     double gx = 0, gy = 0;
-    plane_slopes<R>(v, win, p0, d0, gx, gy);
+    plane_slopes<R>(disparity, win, d0, gx, gy);
     const float centre = v.base[p0];
     float weights[P];
-    const float sw = window_weights<R>(v, win, p0, d0, (float)gx, (float)gy, centre, weights);
+    const float sw = window_weights<R>(disparity, base, win, d0, (float)gx, (float)gy, centre, weights);
     if (sw < kMinWeightSum) return false;
     // Intensities are centred on the window centre's (float sums of up to 441
     // centred terms keep far more precision than the ZNCC needs).
