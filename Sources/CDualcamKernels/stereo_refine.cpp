@@ -3,9 +3,11 @@
 // Written by hand because OpenCV has no subpixel stereo refinement beyond
 // SGBM's parabola fit (which locks values towards whole pixels). The window
 // loops are flattened over a window padded to a multiple of 8 elements and
-// written branch-free, so the compiler vectorizes them (gathers for the
-// resampled match image); `refine_rows` is compiled twice on x86-64 (AVX2+FMA
-// and the baseline, DCK_MULTIVERSION), the loader picks the one the CPU runs.
+// written branch-free, so the compiler vectorizes them; they read the window
+// from row-by-row copies and the resampled match image from an interleaved
+// copy (`MatchQuads`), not through element-by-element gathers. `refine_rows`
+// is compiled twice on x86-64 (AVX2+FMA and the baseline, DCK_MULTIVERSION),
+// the loader picks the one the CPU runs.
 #include "kernel_common.hpp"
 #include "refine_window.hpp"
 #include <algorithm>
