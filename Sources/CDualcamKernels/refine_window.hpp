@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 namespace dualcam_kernels {
@@ -70,8 +71,8 @@ struct Window {
 /// members instantiated only inside target_clones functions).
 struct WindowTable {
     std::vector<float> dx, dy, inside;
-    std::vector<int> rel;
-    WindowTable(int r, int stride) {
+    std::vector<int> rel, quadRel;
+    WindowTable(int r, int stride, int cols) {
         const int side = 2 * r + 1, count = side * side, padded = (count + kLanes - 1) / kLanes * kLanes;
         dx.assign(padded, 0.0f); dy.assign(padded, 0.0f); inside.assign(padded, 0.0f);
         for (int k = 0; k < count; ++k) {
@@ -81,13 +82,16 @@ struct WindowTable {
         }
         rel.resize(padded);
         for (int k = 0; k < padded; ++k) rel[k] = (int)dy[k] * stride + (int)dx[k];
+        quadRel.resize(padded);
+        for (int k = 0; k < padded; ++k) quadRel[k] = (int)dy[k] * cols * 4;
     }
 };
 
 /// Raw pointers into a WindowTable.
 struct WindowView {
     const float *dx, *dy, *inside;
-    const int *rel;  // dy * stride + dx: the element's offset in the row-major image
+    const int *rel;      // dy * stride + dx: the element's offset in the row-major image
+    const int *quadRel;  // dy * cols * 4: the offset of the element's row in `MatchQuads`
 };
 
 /// Raw views of the inputs (float32 of one size and stride).
@@ -96,6 +100,28 @@ struct View {
     int cols, rows, stride;
     float sign;
     float textureSigma;
+    /// `MatchQuads` of rows pairsRow0... (what one bilinear match sample reads).
+    const float *pairs;
+    int pairsRow0;
+};
+
+/// The match image and its gradient interleaved: per pixel j of rows
+/// row0..<row1 the four values match[j], match[j + 1], matchDx[j],
+/// matchDx[j + 1] (the last column repeats its own), so that one 16-byte
+/// load per window element replaces four scattered ones.
+struct MatchQuads {
+    std::vector<float> values;
+    MatchQuads(const float *match, const float *matchDx, int cols, int stride, int row0, int row1) {
+        values.resize((size_t)(row1 - row0) * cols * 4);
+        float *q = values.data();
+        for (int y = row0; y < row1; ++y) {
+            const float *m = match + (size_t)y * stride, *g = matchDx + (size_t)y * stride;
+            for (int x = 0; x < cols; ++x, q += 4) {
+                const int next = x + 1 < cols ? x + 1 : x;
+                q[0] = m[x]; q[1] = m[next]; q[2] = g[x]; q[3] = g[next];
+            }
+        }
+    }
 };
 
 /// Weighted moments of the resampled intensities b, m and gradients bx, mx.
@@ -107,16 +133,17 @@ struct Moments {
 };
 
 /// The slopes gx, gy of the disparity plane through the centre, fitted to the
-/// neighbours' SGBM disparities of the same surface (0 without support).
+/// neighbours' SGBM disparities of the same surface (0 without support);
+/// `disparity` is the window's (`window_copy`).
 template <int R>
-inline __attribute__((always_inline)) void plane_slopes(const View &v, const WindowView &win, int p0, float d0,
+inline __attribute__((always_inline)) void plane_slopes(const float *disparity, const WindowView &win, float d0,
                                                         double &gx, double &gy) {
     constexpr int P = Window<R>::padded;
     float sxx = 0, sxy = 0, syy = 0, sxd = 0, syd = 0, n = 0;
     {
 #pragma clang fp reassociate(on)
         for (int k = 0; k < P; ++k) {
-            const float diff = v.disparity[p0 + win.rel[k]] - d0;
+            const float diff = disparity[k] - d0;
             const bool same = std::fabs(diff) <= kSameSurface && win.inside[k] > 0;
             const float m = same ? 1.0f : 0.0f, dd = same ? diff : 0.0f;
             const float dx = win.dx[k], dy = win.dy[k];
@@ -134,30 +161,69 @@ inline __attribute__((always_inline)) void plane_slopes(const View &v, const Win
 /// Window weights: same surface (Gaussian in the plane residual; none where
 /// SGBM had no value, mostly the half-occluded strip beside a depth edge,
 /// which would pull the window across the edge) times a colour Gaussian
-/// about the centre. Returns their sum.
+/// about the centre; `disparity` and `base` are the window's (`window_copy`).
+/// Returns their sum.
 template <int R>
-inline __attribute__((always_inline)) float window_weights(const View &v, const WindowView &win, int p0, float d0,
-                                                           float fgx, float fgy, float centre, float *weights) {
+inline __attribute__((always_inline)) float window_weights(const float *disparity, const float *base,
+                                                           const WindowView &win, float d0, float fgx, float fgy,
+                                                           float centre, float *weights) {
     constexpr int P = Window<R>::padded;
     constexpr float kResidual = 1.0f / (2.0f * kPlaneSigma * kPlaneSigma),
                     kColour = 1.0f / (2.0f * kColourSigma * kColourSigma);
-    float sw = 0;
-    {
-#pragma clang fp reassociate(on)
-        for (int k = 0; k < P; ++k) {
-            const float dj = v.disparity[p0 + win.rel[k]];
-            const float di = v.base[p0 + win.rel[k]] - centre;
-            const float residual = dj - (d0 + fgx * win.dx[k] + fgy * win.dy[k]);
-            const bool missing = dj != dj;
-            const float colour = di * di * kColour;
-            const float t = missing ? 0.0f : residual * residual * kResidual + colour;
-            const float factor = !missing && std::fabs(residual) <= kSameSurface ? 1.0f : 0.0f;
-            const float w = win.inside[k] * factor * exp_nonpositive(-t);
-            weights[k] = w;
-            sw += w;
-        }
+#pragma clang loop vectorize(enable)
+    for (int k = 0; k < P; ++k) {
+        const float dj = disparity[k];
+        const float di = base[k] - centre;
+        const float residual = dj - (d0 + fgx * win.dx[k] + fgy * win.dy[k]);
+        const bool missing = dj != dj;
+        const float colour = di * di * kColour;
+        const float t = missing ? 0.0f : residual * residual * kResidual + colour;
+        const float factor = !missing && std::fabs(residual) <= kSameSurface ? 1.0f : 0.0f;
+        weights[k] = win.inside[k] * factor * exp_nonpositive(-t);
     }
+    float sw = 0;
+    for (int k = 0; k < P; ++k) sw += weights[k];
     return sw;
+}
+
+/// The window about `centre` (row stride `stride`) in the padded window order:
+/// row by row, the padding elements the centre (`WindowTable`).
+template <int R>
+inline __attribute__((always_inline)) void window_copy(const float *centre, int stride, float *out) {
+    constexpr int side = Window<R>::side, count = Window<R>::count, P = Window<R>::padded;
+    for (int r = 0; r < side; ++r)
+        for (int c = 0; c < side; ++c) out[r * side + c] = centre[(r - R) * stride + c - R];
+    for (int k = count; k < P; ++k) out[k] = centre[0];
+}
+
+/// The four values of `MatchQuads` at the offsets `quad` (floats) into
+/// arrays by element: 8 elements at a time, a 4x4 transpose in each half of
+/// a pair of 8-lane vectors.
+template <int P>
+inline __attribute__((always_inline)) void match_samples(const float *pairs, const int *quad, float *m0, float *m1,
+                                                         float *h0, float *h1) {
+    typedef float f4 __attribute__((vector_size(16)));
+    typedef float f8 __attribute__((vector_size(32)));
+    for (int k = 0; k < P; k += kLanes) {
+        f4 q[kLanes];  // element k + i in q[i]
+        for (int i = 0; i < kLanes; ++i) std::memcpy(&q[i], pairs + quad[k + i], sizeof q[i]);
+        const f8 a = __builtin_shufflevector(q[0], q[4], 0, 1, 2, 3, 4, 5, 6, 7);
+        const f8 b = __builtin_shufflevector(q[1], q[5], 0, 1, 2, 3, 4, 5, 6, 7);
+        const f8 c = __builtin_shufflevector(q[2], q[6], 0, 1, 2, 3, 4, 5, 6, 7);
+        const f8 d = __builtin_shufflevector(q[3], q[7], 0, 1, 2, 3, 4, 5, 6, 7);
+        const f8 abLo = __builtin_shufflevector(a, b, 0, 8, 1, 9, 4, 12, 5, 13);
+        const f8 cdLo = __builtin_shufflevector(c, d, 0, 8, 1, 9, 4, 12, 5, 13);
+        const f8 abHi = __builtin_shufflevector(a, b, 2, 10, 3, 11, 6, 14, 7, 15);
+        const f8 cdHi = __builtin_shufflevector(c, d, 2, 10, 3, 11, 6, 14, 7, 15);
+        const f8 v0 = __builtin_shufflevector(abLo, cdLo, 0, 1, 8, 9, 4, 5, 12, 13);
+        const f8 v1 = __builtin_shufflevector(abLo, cdLo, 2, 3, 10, 11, 6, 7, 14, 15);
+        const f8 v2 = __builtin_shufflevector(abHi, cdHi, 0, 1, 8, 9, 4, 5, 12, 13);
+        const f8 v3 = __builtin_shufflevector(abHi, cdHi, 2, 3, 10, 11, 6, 7, 14, 15);
+        std::memcpy(m0 + k, &v0, sizeof v0);
+        std::memcpy(m1 + k, &v1, sizeof v1);
+        std::memcpy(h0 + k, &v2, sizeof v2);
+        std::memcpy(h1 + k, &v3, sizeof v3);
+    }
 }
 
 /// The weighted moments of one iteration: the base resampled at +delta/2 (one
@@ -178,20 +244,35 @@ inline __attribute__((always_inline)) bool window_moments(const View &v, const W
     const float a0 = (float)(x - v.sign * (d0 + delta / 2));
     const float reach = R * ax + R * std::fabs(ay);
     if (a0 - reach < 0 || a0 + reach >= v.cols - 1) return false;
+    // The base window (and its right neighbour) is copied row by row: each
+    // window row is contiguous in the image, so no element needs a gather.
+    float b0[P], b1[P], g0[P], g1[P];
+    window_copy<R>(v.base + p0 + offB, v.stride, b0);
+    window_copy<R>(v.base + p0 + offB + 1, v.stride, b1);
+    window_copy<R>(v.baseDx + p0 + offB, v.stride, g0);
+    window_copy<R>(v.baseDx + p0 + offB + 1, v.stride, g1);
+    // The match samples: positions first, then one 16-byte load of both
+    // neighbours and both gradients per element, transposed into four arrays.
+    float fms[P], m0[P], m1[P], h0[P], h1[P];
+    int quad[P];
+    const int quadRow = (p0 / v.stride - v.pairsRow0) * v.cols * 4;
+    for (int k = 0; k < P; ++k) {
+        const float xm = a0 + win.dy[k] * ay + win.dx[k] * ax;
+        const int im = (int)xm;
+        fms[k] = xm - (float)im;
+        quad[k] = quadRow + win.quadRel[k] + 4 * im;
+    }
+    match_samples<P>(v.pairs, quad, m0, m1, h0, h1);
     float Sb = 0, Sm = 0, Sbb = 0, Smm = 0, Sbm = 0, Sbx = 0, Smx = 0, Sbxbx = 0, Smxmx = 0, Sbxmx = 0;
     float Sbxb = 0, Sbxm = 0, Smxb = 0, Smxm = 0;
     {
 #pragma clang fp reassociate(on)
         for (int k = 0; k < P; ++k) {
-            const int ib = p0 + win.rel[k] + offB;
-            const float b = v.base[ib] + fb * (v.base[ib + 1] - v.base[ib]) - cb;
-            const float bx = v.baseDx[ib] + fb * (v.baseDx[ib + 1] - v.baseDx[ib]);
-            const float xm = a0 + win.dy[k] * ay + win.dx[k] * ax;
-            const int im = (int)xm;
-            const float fm = xm - (float)im;
-            const int jm = p0 - x + win.rel[k] - (int)win.dx[k] + im;
-            const float m = v.match[jm] + fm * (v.match[jm + 1] - v.match[jm]) - cm;
-            const float mx = v.matchDx[jm] + fm * (v.matchDx[jm + 1] - v.matchDx[jm]);
+            const float b = b0[k] + fb * (b1[k] - b0[k]) - cb;
+            const float bx = g0[k] + fb * (g1[k] - g0[k]);
+            const float fm = fms[k];
+            const float m = m0[k] + fm * (m1[k] - m0[k]) - cm;
+            const float mx = h0[k] + fm * (h1[k] - h0[k]);
             const float w = weights[k];
             const float wb = w * b, wm = w * m, wbx = w * bx, wmx = w * mx;
             Sb += wb; Sm += wm; Sbb += wb * b; Smm += wm * m; Sbm += wb * m;

@@ -3,9 +3,11 @@
 // Written by hand because OpenCV has no subpixel stereo refinement beyond
 // SGBM's parabola fit (which locks values towards whole pixels). The window
 // loops are flattened over a window padded to a multiple of 8 elements and
-// written branch-free, so the compiler vectorizes them (gathers for the
-// resampled match image); `refine_rows` is compiled twice on x86-64 (AVX2+FMA
-// and the baseline, DCK_MULTIVERSION), the loader picks the one the CPU runs.
+// written branch-free, so the compiler vectorizes them; they read the window
+// from row-by-row copies and the resampled match image from an interleaved
+// copy (`MatchQuads`), not through element-by-element gathers. `refine_rows`
+// is compiled twice on x86-64 (AVX2+FMA and the baseline, DCK_MULTIVERSION),
+// the loader picks the one the CPU runs.
 #include "kernel_common.hpp"
 #include "refine_window.hpp"
 #include <algorithm>
@@ -35,6 +37,9 @@ constexpr double kMinIntensitySigma = 1e-3;
 /// Smallest Gauss-Newton curvature sum(w j^2): below it the window has no
 /// gradient along the row and the step is undefined.
 constexpr double kMinCurvature = 1e-12;
+/// Pixels refined together (`refine_pixels`): two keep the core busy during
+/// each other's Gauss-Newton arithmetic; more gained nothing.
+constexpr int kBatch = 2;
 
 struct RowJob {
     const View *view;
@@ -68,43 +73,89 @@ inline __attribute__((always_inline)) bool gauss_newton_step(const Moments &s, f
     return true;
 }
 
-/// Refines one pixel's disparity: the window's disparity follows a plane
-/// d0 + delta + gx dx + gy dy (`plane_slopes`); both images move by half the
-/// correction (base by +delta/2, match by -delta/2), so neither image's
+/// One pixel's fit in progress (a trivial aggregate, see `Moments`).
+template <int R>
+struct PixelFit {
+    float weights[Window<R>::padded];
+    float d0, sw, centre, cm, ay, ax;
+    int x, p0;
+    double delta, corr, gradEnergy;
+    bool running;  // false once converged
+};
+
+/// Starts refining one pixel's disparity d: the window's disparity follows a
+/// plane d0 + delta + gx dx + gy dy (`plane_slopes`); both images move by half
+/// the correction (base by +delta/2, match by -delta/2), so neither image's
 /// interpolation biases the result. Intensities are normalised per window
 /// (gain and offset free); the weights are `window_weights`'. Returns false
 /// when the fit fails.
 template <int R>
-inline __attribute__((always_inline)) bool refine_pixel(const View &v, const WindowView &win, int x, int y, float &d,
-                                                        float &zncc, float &texture) {
+inline __attribute__((always_inline)) bool fit_begin(const View &v, const WindowView &win, int x, int y, float d,
+                                                     PixelFit<R> &f) {
     constexpr int P = Window<R>::padded;
     if (x - R < 0 || y - R < 0 || x + R >= v.cols || y + R >= v.rows) return false;
-    const int p0 = y * v.stride + x;
-    const float d0 = d;
+    f.x = x;
+    f.p0 = y * v.stride + x;
+    f.d0 = d;
+    float disparity[P], base[P];
+    window_copy<R>(v.disparity + f.p0, v.stride, disparity);
+    window_copy<R>(v.base + f.p0, v.stride, base);
     double gx = 0, gy = 0;
-    plane_slopes<R>(v, win, p0, d0, gx, gy);
-    const float centre = v.base[p0];
-    float weights[P];
-    const float sw = window_weights<R>(v, win, p0, d0, (float)gx, (float)gy, centre, weights);
-    if (sw < kMinWeightSum) return false;
+    plane_slopes<R>(disparity, win, d, gx, gy);
+    f.centre = v.base[f.p0];
+    f.sw = window_weights<R>(disparity, base, win, d, (float)gx, (float)gy, f.centre, f.weights);
+    if (f.sw < kMinWeightSum) return false;
     // Intensities are centred on the window centre's (float sums of up to 441
     // centred terms keep far more precision than the ZNCC needs).
-    const float cm = v.match[y * v.stride + std::clamp(x - (int)std::lround(v.sign * d0), 0, v.cols - 1)];
-    const float ay = (float)(-v.sign * gy), ax = (float)(1.0 - v.sign * gx);  // ax >= 0.5
-    double delta = 0, corr = -1, gradEnergy = 0;
-    for (int iteration = 0; iteration < kIterations; ++iteration) {
-        Moments s;
-        if (!window_moments<R>(v, win, x, p0, d0, delta, ay, ax, centre, cm, weights, s)) return false;
-        double step = 0;
-        if (!gauss_newton_step(s, sw, v.sign, step, corr, gradEnergy)) return false;
-        delta += step;
-        if (std::fabs(delta) > kMaxCorrection) return false;
-        if (std::fabs(step) < kConverged) break;
-    }
-    d = (float)(d0 + delta);
-    zncc = (float)corr;
-    texture = (float)(1.0 - std::exp(-gradEnergy / ((double)v.textureSigma * v.textureSigma)));
+    f.cm = v.match[y * v.stride + std::clamp(x - (int)std::lround(v.sign * d), 0, v.cols - 1)];
+    f.ay = (float)(-v.sign * gy);
+    f.ax = (float)(1.0 - v.sign * gx);  // ax >= 0.5
+    f.delta = 0; f.corr = -1; f.gradEnergy = 0;
+    f.running = true;
     return true;
+}
+
+/// One Gauss-Newton step of a running fit; false when the fit fails.
+template <int R>
+inline __attribute__((always_inline)) bool fit_step(const View &v, const WindowView &win, PixelFit<R> &f) {
+    Moments s;
+    if (!window_moments<R>(v, win, f.x, f.p0, f.d0, f.delta, f.ay, f.ax, f.centre, f.cm, f.weights, s)) return false;
+    double step = 0;
+    if (!gauss_newton_step(s, f.sw, v.sign, step, f.corr, f.gradEnergy)) return false;
+    f.delta += step;
+    if (std::fabs(f.delta) > kMaxCorrection) return false;
+    f.running = std::fabs(step) >= kConverged;
+    return true;
+}
+
+/// Refines the disparities d[xs[i]] of row y (i < count <= kBatch) and scales
+/// their confidences c[xs[i]]; a failed fit or one below the job's ZNCC
+/// floor leaves NaN with confidence 0. The fits' steps alternate: one fit's
+/// Gauss-Newton arithmetic (a chain of dependent divisions and square roots)
+/// then runs while the next fit's window sums are computed.
+template <int R>
+inline __attribute__((always_inline)) void refine_pixels(const RowJob &job, int y, const int *xs, int count,
+                                                         float *d, float *c) {
+    const View &v = *job.view;
+    PixelFit<R> fits[kBatch];
+    bool ok[kBatch] = {};
+    for (int i = 0; i < count; ++i) ok[i] = fit_begin<R>(v, job.window, xs[i], y, d[xs[i]], fits[i]);
+    for (int iteration = 0; iteration < kIterations; ++iteration)
+        for (int i = 0; i < count; ++i)
+            if (ok[i] && fits[i].running) ok[i] = fit_step<R>(v, job.window, fits[i]);
+    for (int i = 0; i < count; ++i) {
+        const PixelFit<R> &f = fits[i];
+        const int x = xs[i];
+        const float zncc = ok[i] ? (float)f.corr : 0;
+        if (!ok[i] || zncc < job.minZncc) {
+            d[x] = kNaN; c[x] = 0;
+            continue;
+        }
+        d[x] = (float)(f.d0 + f.delta);
+        const float texture = (float)(1.0 - std::exp(-f.gradEnergy / ((double)v.textureSigma * v.textureSigma)));
+        const double cz = std::clamp((zncc - job.minZncc) / (1.0 - job.minZncc), 0.0, 1.0);
+        c[x] = (float)(c[x] * cz * texture);
+    }
 }
 
 template <int R>
@@ -114,17 +165,13 @@ inline __attribute__((always_inline)) void refine_range(const RowJob &job, int y
         float *d = job.ref + (size_t)y * job.stride;
         float *c = job.conf + (size_t)y * job.stride;
         const uint8_t *mask = job.mask ? job.mask + (size_t)y * job.stride : nullptr;
+        int xs[kBatch], count = 0;
         for (int x = 0; x < v.cols; ++x) {
             if (std::isnan(d[x]) || (mask && !mask[x])) continue;
-            float value = d[x], zncc = 0, texture = 0;
-            if (!refine_pixel<R>(v, job.window, x, y, value, zncc, texture) || zncc < job.minZncc) {
-                d[x] = kNaN; c[x] = 0;
-                continue;
-            }
-            d[x] = value;
-            const double cz = std::clamp((zncc - job.minZncc) / (1.0 - job.minZncc), 0.0, 1.0);
-            c[x] = (float)(c[x] * cz * texture);
+            xs[count++] = x;
+            if (count == kBatch) { refine_pixels<R>(job, y, xs, count, d, c); count = 0; }
         }
+        if (count > 0) refine_pixels<R>(job, y, xs, count, d, c);
     }
 }
 
@@ -167,11 +214,15 @@ using namespace dualcam_kernels;
 
 extern "C" int dck_refine_rows(const dck_refine_job *job, int y0, int y1, dck_error *err) {
     return guarded_rows(job, y0, y1, err, check_job, [](const dck_refine_job &j, int from, int to) {
+        // The rows the windows of rows from..<to reach.
+        const int row0 = std::max(0, from - j.radius), row1 = std::min(j.rows, to + j.radius);
+        const MatchQuads quads(j.match, j.match_dx, j.cols, (int)j.stride, row0, std::max(row0, row1));
         const View view{j.base, j.match, j.base_dx, j.match_dx, j.disparity, j.cols, j.rows, (int)j.stride, j.sign,
-                        (float)j.texture_sigma};
-        const WindowTable window(j.radius, (int)j.stride);
+                        (float)j.texture_sigma, quads.values.data(), row0};
+        const WindowTable window(j.radius, (int)j.stride, j.cols);
         const RowJob rows{&view, j.ref, j.conf, j.mask,
-                          WindowView{window.dx.data(), window.dy.data(), window.inside.data(), window.rel.data()},
+                          WindowView{window.dx.data(), window.dy.data(), window.inside.data(), window.rel.data(),
+                                     window.quadRel.data()},
                           j.stride, j.min_zncc};
         refine_rows(rows, j.radius, from, to);
     });

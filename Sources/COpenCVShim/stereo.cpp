@@ -8,7 +8,9 @@
 #include <opencv2/ximgproc.hpp>
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <limits>
+#include <utility>
 #include <vector>
 
 using namespace dualcam_shim;
@@ -107,17 +109,43 @@ const uint8_t *mask_pixels(const dc_mat *mask, cv::Mat &keep) {
     return keep.ptr<uint8_t>();
 }
 
+/// Runs `body(0)` and `body(1)` (the left and the right view) concurrently
+/// on OpenCV's threads; rethrows the first view's exception, if any. OpenCV
+/// runs parallel loops nested in these serially, so each view's SGBM runs
+/// its stripes on one thread: the stripes follow cv::getNumThreads(), not the
+/// thread, so the disparities are the same, and both cores stay busy through
+/// the serial parts of SGBM (buffers, speckle filter) and of the smoothing.
+template <typename Body>
+void for_both_views(Body &&body) {
+    std::exception_ptr failure[2];
+    cv::parallel_for_(cv::Range(0, 2), [&](const cv::Range &range) {
+        for (int view = range.start; view < range.end; ++view) {
+            try {
+                body(view);
+            } catch (...) {
+                failure[view] = std::current_exception();
+            }
+        }
+    }, 2);
+    for (const std::exception_ptr &f : failure)
+        if (f) std::rethrow_exception(f);
+}
+
 /// CDualcamKernels' left-right check of `ref` against `other` (see
 /// dck_left_right_check); all matrices continuous, one size.
 int left_right_check(cv::Mat &ref, const cv::Mat &other, cv::Mat &conf, const dc_mat *refValid,
                      const dc_mat *otherValid, float sign, double tolerance, dc_error *err) {
     CV_Assert(ref.isContinuous() && other.isContinuous() && conf.isContinuous());
     cv::Mat rv, ov;
-    dck_error kernelError{};
-    const int status = dck_left_right_check(ref.ptr<float>(), other.ptr<float>(), conf.ptr<float>(), (size_t)ref.cols,
-                                            ref.cols, ref.rows, mask_pixels(refValid, rv), mask_pixels(otherValid, ov),
-                                            (size_t)ref.cols, sign, tolerance, &kernelError);
-    return kernel_status(status, kernelError, err);
+    const uint8_t *refMask = mask_pixels(refValid, rv), *otherMask = mask_pixels(otherValid, ov);
+    const size_t n = (size_t)ref.cols;
+    // Rows are independent: stripes of rows run on OpenCV's threads.
+    return parallel_kernel(cv::Range(0, ref.rows), err, [&](int y0, int y1, dck_error *e) {
+        const size_t at = (size_t)y0 * n;
+        return dck_left_right_check(ref.ptr<float>() + at, other.ptr<float>() + at, conf.ptr<float>() + at, n, ref.cols,
+                                    y1 - y0, refMask ? refMask + at : nullptr, otherMask ? otherMask + at : nullptr, n,
+                                    sign, tolerance, e);
+    });
 }
 
 }  // namespace
@@ -171,14 +199,20 @@ extern "C" int dc_stereo_match(const dc_mat *left, const dc_mat *right, const dc
             if (mask && (mask->mat.type() != CV_8UC1 || mask->mat.size() != size))
                 return fail(err, DC_ERR_ARGUMENT, "masks must be 8-bit, 1 channel, the images' size");
         const dc_stereo_params &p = *params;
-        auto leftMatcher = make_sgbm(params);
-        auto rightMatcher = cv::ximgproc::createRightMatcher(leftMatcher);
-        cv::Mat rawL, rawR;
-        leftMatcher->compute(left->mat, right->mat, rawL);
-        rightMatcher->compute(right->mat, left->mat, rawR);
-        cv::Mat dL = to_pixels(rawL, p.min_disparity, 1.0f);
-        // The right matcher searches -(min + num - 1) .. -min: valid raw >= that * 16.
-        cv::Mat dR = to_pixels(rawR, -(p.min_disparity + p.num_disparities - 1), -1.0f);
+        const cv::Ptr<cv::StereoMatcher> leftMatcher = make_sgbm(params);
+        const cv::Ptr<cv::StereoMatcher> rightMatcher = cv::ximgproc::createRightMatcher(leftMatcher);
+        cv::Mat dL, dR;
+        RefineImage imageL, imageR;
+        for_both_views([&](int view) {
+            const bool isLeft = view == 0;
+            const cv::Mat &image = isLeft ? left->mat : right->mat, &other = isLeft ? right->mat : left->mat;
+            cv::Mat raw;
+            (isLeft ? leftMatcher : rightMatcher)->compute(image, other, raw);
+            // The right matcher searches -(min + num - 1) .. -min: valid raw >= that * 16.
+            (isLeft ? dL : dR) = isLeft ? to_pixels(raw, p.min_disparity, 1.0f)
+                                        : to_pixels(raw, -(p.min_disparity + p.num_disparities - 1), -1.0f);
+            if (p.refine) (isLeft ? imageL : imageR) = make_refine_image(image);
+        });
         const bool refRight = reference_right != 0;
         cv::Mat &ref = refRight ? dR : dL;
         const cv::Mat &other = refRight ? dL : dR;
@@ -189,8 +223,8 @@ extern "C" int dc_stereo_match(const dc_mat *left, const dc_mat *right, const dc
         if (int status = left_right_check(ref, other, conf, refValid, otherValid, sign, p.lr_tolerance, err))
             return status;
         if (p.refine) {
-            const RefineInputs in = make_refine_inputs(refRight ? right->mat : left->mat, refRight ? left->mat : right->mat, ref,
-                                                       sign, p.refine_radius,
+            const RefineInputs in = make_refine_inputs(std::move(refRight ? imageR : imageL),
+                                                       std::move(refRight ? imageL : imageR), ref, sign, p.refine_radius,
                                                        p.texture_sigma > 0 ? p.texture_sigma : kDefaultTextureSigma);
             if (int status = refine_disparities(in, ref, conf, refine_mask ? refine_mask->mat : cv::Mat(), p.min_zncc, err))
                 return status;

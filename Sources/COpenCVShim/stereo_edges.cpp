@@ -8,6 +8,7 @@
 #include "shim_imgproc.hpp"
 #include "shim_kernels.hpp"
 #include <opencv2/imgproc.hpp>
+#include <memory>
 #include <vector>
 
 using namespace dualcam_shim;
@@ -59,12 +60,11 @@ int check_snap_params(const dc_edge_snap_params *params, dc_error *err) {
 }
 
 
-int check_snap_inputs(const dc_mat *measured, const dc_mat *confidence, const dc_mat *filled, const dc_mat *covered,
+int check_snap_inputs(const cv::Mat &measured, const dc_mat *confidence, const dc_mat *filled, const dc_mat *covered,
                       dc_error *err) {
-    if (int status = check_input(measured, "measured disparity", err)) return status;
     if (int status = check_input(filled, "filled disparity", err)) return status;
-    const cv::Size size = measured->mat.size();
-    if (measured->mat.type() != CV_32FC1 || filled->mat.type() != CV_32FC1 || filled->mat.size() != size)
+    const cv::Size size = measured.size();
+    if (measured.type() != CV_32FC1 || filled->mat.type() != CV_32FC1 || filled->mat.size() != size)
         return fail(err, DC_ERR_ARGUMENT, "measured and filled disparities must be float32, 1 channel, one size");
     if (confidence && (confidence->mat.type() != CV_32FC1 || confidence->mat.size() != size))
         return fail(err, DC_ERR_ARGUMENT, "the confidence must be float32, 1 channel, the disparities' size");
@@ -73,7 +73,38 @@ int check_snap_inputs(const dc_mat *measured, const dc_mat *confidence, const dc
     return DC_OK;
 }
 
+/// The snap of `filled` to the edges `edges` of the measured map `u`
+/// (continuous float32) found with `params` (dc_disparity_edge_snap).
+int snap(const cv::Mat &u, const EdgeZone &edges, const dc_edge_snap_params *params, const dc_mat *confidence,
+         const dc_mat *filled, const dc_mat *covered, dc_mat **out, dc_error *err) {
+    const int W = u.cols, H = u.rows;
+    // Reliable measurements: outside the zone. Its 8-connected pieces are
+    // the surfaces the zone separates.
+    cv::Mat reliable(u.size(), CV_8U), labels;
+    dck_edge_reliable(u.ptr<float>(), edges.zone.ptr<uint8_t>(), reliable.ptr<uint8_t>(), (size_t)W, W, H);
+    cv::connectedComponents(reliable, labels, 8, CV_32S);
+    cv::Mat result = filled->mat.clone();
+    const cv::Mat conf = confidence ? continuous(confidence->mat) : cv::Mat();
+    const cv::Mat cover = covered ? continuous(covered->mat) : cv::Mat();
+    const dck_edge_snap_job job{u.ptr<float>(), confidence ? conf.ptr<float>() : nullptr,
+                                edges.sideValue.ptr<float>(), result.ptr<float>(),
+                                covered ? cover.ptr<uint8_t>() : nullptr, edges.zone.ptr<uint8_t>(),
+                                edges.anchor.ptr<int32_t>(), labels.ptr<int32_t>(), (size_t)W, W, H,
+                                kernel_params(*params)};
+    if (int status = parallel_kernel(cv::Range(0, H), err,
+                                     [&](int y0, int y1, dck_error *e) { return dck_edge_snap_rows(&job, y0, y1, e); }))
+        return status;
+    return emit(std::move(result), out, err);
+}
+
 }  // namespace
+
+/// Edges found by dc_edge_zone_find: the measured map, the parameters and the edges.
+struct dc_edge_zone {
+    cv::Mat measured;
+    dc_edge_snap_params params;
+    EdgeZone edges;
+};
 
 extern "C" int dc_disparity_edge_snap(const dc_mat *measured, const dc_mat *confidence, const dc_mat *filled,
                                       const dc_mat *covered, const dc_edge_snap_params *params, dc_mat **out,
@@ -82,28 +113,43 @@ extern "C" int dc_disparity_edge_snap(const dc_mat *measured, const dc_mat *conf
         if (!out) return fail(err, DC_ERR_ARGUMENT, "dc_disparity_edge_snap: out is NULL");
         *out = nullptr;
         if (int status = check_snap_params(params, err)) return status;
-        if (int status = check_snap_inputs(measured, confidence, filled, covered, err)) return status;
+        if (int status = check_input(measured, "measured disparity", err)) return status;
+        if (int status = check_snap_inputs(measured->mat, confidence, filled, covered, err)) return status;
         const cv::Mat u = continuous(measured->mat);
-        const int W = u.cols, H = u.rows;
         EdgeZone edges;
         if (int status = find_edge_zone(u, *params, edges, err)) return status;
-        // Reliable measurements: outside the zone. Its 8-connected pieces are
-        // the surfaces the zone separates.
-        cv::Mat reliable(u.size(), CV_8U), labels;
-        dck_edge_reliable(u.ptr<float>(), edges.zone.ptr<uint8_t>(), reliable.ptr<uint8_t>(), (size_t)W, W, H);
-        cv::connectedComponents(reliable, labels, 8, CV_32S);
-        cv::Mat result = filled->mat.clone();
-        const cv::Mat conf = confidence ? continuous(confidence->mat) : cv::Mat();
-        const cv::Mat cover = covered ? continuous(covered->mat) : cv::Mat();
-        const dck_edge_snap_job job{u.ptr<float>(), confidence ? conf.ptr<float>() : nullptr,
-                                    edges.sideValue.ptr<float>(), result.ptr<float>(),
-                                    covered ? cover.ptr<uint8_t>() : nullptr, edges.zone.ptr<uint8_t>(),
-                                    edges.anchor.ptr<int32_t>(), labels.ptr<int32_t>(), (size_t)W, W, H,
-                                    kernel_params(*params)};
-        if (int status = parallel_kernel(cv::Range(0, H), err,
-                                         [&](int y0, int y1, dck_error *e) { return dck_edge_snap_rows(&job, y0, y1, e); }))
-            return status;
-        return emit(std::move(result), out, err);
+        return snap(u, edges, params, confidence, filled, covered, out, err);
+    });
+}
+
+extern "C" int dc_edge_zone_find(const dc_mat *measured, const dc_edge_snap_params *params, dc_edge_zone **out,
+                                 dc_mat **zone, dc_error *err) {
+    return guarded(err, [&]() -> int {
+        if (!out || !zone) return fail(err, DC_ERR_ARGUMENT, "dc_edge_zone_find: out is NULL");
+        *out = nullptr; *zone = nullptr;
+        if (int status = check_snap_params(params, err)) return status;
+        if (int status = check_input(measured, "measured disparity", err)) return status;
+        if (measured->mat.type() != CV_32FC1)
+            return fail(err, DC_ERR_ARGUMENT, "the measured disparity must be float32, 1 channel");
+        std::unique_ptr<dc_edge_zone> found(new dc_edge_zone{continuous(measured->mat).clone(), *params, EdgeZone{}});
+        if (int status = find_edge_zone(found->measured, *params, found->edges, err)) return status;
+        cv::Mat mask = found->edges.zone * 255;
+        if (int status = emit(std::move(mask), zone, err)) return status;
+        *out = found.release();
+        return DC_OK;
+    });
+}
+
+extern "C" void dc_edge_zone_free(dc_edge_zone *edges) { delete edges; }
+
+extern "C" int dc_edge_zone_snap(const dc_edge_zone *edges, const dc_mat *confidence, const dc_mat *filled,
+                                 const dc_mat *covered, dc_mat **out, dc_error *err) {
+    return guarded(err, [&]() -> int {
+        if (!out) return fail(err, DC_ERR_ARGUMENT, "dc_edge_zone_snap: out is NULL");
+        *out = nullptr;
+        if (!edges) return fail(err, DC_ERR_ARGUMENT, "dc_edge_zone_snap: edges are NULL");
+        if (int status = check_snap_inputs(edges->measured, confidence, filled, covered, err)) return status;
+        return snap(edges->measured, edges->edges, &edges->params, confidence, filled, covered, out, err);
     });
 }
 

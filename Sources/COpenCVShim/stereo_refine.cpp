@@ -4,6 +4,7 @@
 #include "shim_kernels.hpp"
 #include <opencv2/imgproc.hpp>
 #include <initializer_list>
+#include <utility>
 
 namespace dualcam_shim {
 namespace {
@@ -29,13 +30,20 @@ cv::Mat x_gradient(const cv::Mat &f) {
 
 }  // namespace
 
-RefineInputs make_refine_inputs(const cv::Mat &base, const cv::Mat &match, const cv::Mat &disparity, float sign,
+RefineImage make_refine_image(const cv::Mat &grey) {
+    RefineImage view;
+    view.image = smoothed(grey);
+    view.dx = x_gradient(view.image);
+    return view;
+}
+
+RefineInputs make_refine_inputs(RefineImage base, RefineImage match, const cv::Mat &disparity, float sign,
                                 int radius, double textureSigma) {
     RefineInputs in;
-    in.base = smoothed(base);
-    in.match = smoothed(match);
-    in.baseDx = x_gradient(in.base);
-    in.matchDx = x_gradient(in.match);
+    in.base = std::move(base.image);
+    in.match = std::move(match.image);
+    in.baseDx = std::move(base.dx);
+    in.matchDx = std::move(match.dx);
     in.disparity = disparity.clone();
     in.sign = sign;
     in.radius = radius;

@@ -17,9 +17,15 @@ struct RefineInputs {
     double textureSigma;  // gradient energy scale of the texture term
 };
 
-/// The inputs for grey 8-bit `base`/`match` images: a Gaussian against
-/// aliasing, and central-difference x gradients.
-RefineInputs make_refine_inputs(const cv::Mat &base, const cv::Mat &match, const cv::Mat &disparity, float sign,
+/// One view as the refinement resamples it: a grey 8-bit image as float32
+/// with a Gaussian against aliasing, and its central-difference x gradient.
+struct RefineImage {
+    cv::Mat image, dx;
+};
+RefineImage make_refine_image(const cv::Mat &grey);
+
+/// The inputs from the two views' images and the base view's disparity.
+RefineInputs make_refine_inputs(RefineImage base, RefineImage match, const cv::Mat &disparity, float sign,
                                 int radius, double textureSigma);
 
 /// Refines every finite disparity of `ref` (where `mask` is non-zero, or

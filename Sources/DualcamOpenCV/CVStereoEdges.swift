@@ -48,6 +48,34 @@ extension CVStereo {
     }
 }
 
+/// The depth edges of a measured disparity map, found once for both of their
+/// uses: the zone (`CVStereo.edgeZone`'s) before a fill, the snap of the fill
+/// (`CVStereo.edgeSnap` of the same measured map and parameters) after it.
+public final class CVEdgeZone: @unchecked Sendable {
+    private let handle: OpaquePointer
+    /// uint8, 255 in the zone.
+    public let zone: CVMat
+
+    public init(measured: CVMat, parameters: CVEdgeSnapParameters = CVEdgeSnapParameters()) throws {
+        var params = parameters.shim
+        var handle: OpaquePointer?, zone: OpaquePointer?
+        try Shim.call("disparity edge zone") { dc_edge_zone_find(measured.handle, &params, &handle, &zone, $0) }
+        do { self.zone = try CVMat(adopting: zone!) } catch { dc_edge_zone_free(handle); throw error }
+        self.handle = handle!
+    }
+
+    deinit { dc_edge_zone_free(handle) }
+
+    /// `CVStereo.edgeSnap` of `filled` to these edges.
+    public func snap(confidence: CVMat? = nil, filled: CVMat, covered: CVMat?) throws -> CVMat {
+        var out: OpaquePointer?
+        try Shim.call("disparity edge snap") {
+            dc_edge_zone_snap(handle, confidence?.handle, filled.handle, covered?.handle, &out, $0)
+        }
+        return try CVMat(adopting: out!)
+    }
+}
+
 extension CVEdgeSnapParameters {
     var shim: dc_edge_snap_params {
         dc_edge_snap_params(jump_pixels: jumpPixels, jump_relative: jumpRelative, margin: Int32(margin), radius: Int32(radius),

@@ -105,8 +105,15 @@ public struct ReferenceAlignment: Sendable {
 
     /// Samples a rectified float32 map at the output pixels (NaN where not covered).
     public func sample(_ map: CVMat) -> [Float] {
-        let values = map.floats()
-        return rectifiedIndex.map { $0 >= 0 ? values[Int($0)] : .nan }
+        // A continuous map is read in place (no copy of the whole rectified map).
+        guard map.step == map.rowByteCount else {
+            let values = map.floats()
+            return rectifiedIndex.map { $0 >= 0 ? values[Int($0)] : .nan }
+        }
+        return map.withUnsafeBytes { bytes in
+            let values = bytes.bindMemory(to: Float.self)
+            return rectifiedIndex.map { $0 >= 0 ? values[Int($0)] : .nan }
+        }
     }
 }
 

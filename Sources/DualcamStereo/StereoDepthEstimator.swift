@@ -150,13 +150,14 @@ public struct StereoDepthEstimator: @unchecked Sendable {
         let floor = disparityFloor
         let unfiltered = alignment.sample(matched.disparity).map { $0 < floor ? .nan : $0 }
         let matchConfidence = zip(alignment.sample(matched.confidence), unfiltered).map { c, d in d.isNaN || c.isNaN ? 0 : c }
-        let zone = try edgeZone(unfiltered)
+        let (zone, edges) = try edgeZone(unfiltered)
         // In the edge zone the window may straddle two surfaces: medium at best.
         let cap = options.edgeZoneConfidence
         let confidence = zip(matchConfidence, zone).map { c, z in z ? min(c, cap) : c }
         var values = unfiltered
         if options.filtered {
-            values = try fill(unfiltered, confidence: matchConfidence, edgeZone: zone, guide: reference == .wide ? wide : tele)
+            values = try fill(unfiltered, confidence: matchConfidence, edgeZone: zone, edges: edges,
+                              guide: reference == .wide ? wide : tele)
             if let temporal { values = temporal.smooth(values) }
         }
         return result(values: values, unfiltered: unfiltered, confidence: confidence, filtered: options.filtered)
@@ -177,12 +178,14 @@ public struct StereoDepthEstimator: @unchecked Sendable {
     /// The output pixels within the edge snap's margin of a jump of the
     /// measured disparity `measured` (`CVStereo.edgeZone`): there the
     /// matching window may straddle two surfaces, and the filtered mode
-    /// replaces such measurements by the plane of their surface.
-    func edgeZone(_ measured: [Float]) throws -> [Bool] {
+    /// replaces such measurements by the plane of their surface. Also the
+    /// edges, for the snap of the fill (nil when nothing was measured).
+    func edgeZone(_ measured: [Float]) throws -> (zone: [Bool], edges: CVEdgeZone?) {
         let size = alignment.size
-        guard measured.contains(where: { $0.isFinite }) else { return [Bool](repeating: false, count: measured.count) }
-        return try CVStereo.edgeZone(measured: .floats(measured, width: size.width, height: size.height),
-                                     parameters: edgeParameters).packedBytes().map { $0 != 0 }
+        guard measured.contains(where: { $0.isFinite }) else { return ([Bool](repeating: false, count: measured.count), nil) }
+        let edges = try CVEdgeZone(measured: .floats(measured, width: size.width, height: size.height),
+                                   parameters: edgeParameters)
+        return (edges.zone.packedBytes().map { $0 != 0 }, edges)
     }
 
     /// How far the filtered value of a measured pixel may move from its
@@ -199,8 +202,10 @@ public struct StereoDepthEstimator: @unchecked Sendable {
 
     /// The confidence-weighted, reference-guided fill of `values` (rectified
     /// pixel disparity at the output). Outside `edgeZone` a measured value
-    /// moves by at most its `tolerance`; in it the smoother and the edge snap decide.
-    func fill(_ values: [Float], confidence: [Float], edgeZone zone: [Bool], guide: Image) throws -> [Float] {
+    /// moves by at most its `tolerance`; in it the smoother and the edge snap
+    /// (to `edges`, the edges of `values`) decide.
+    func fill(_ values: [Float], confidence: [Float], edgeZone zone: [Bool], edges: CVEdgeZone?,
+              guide: Image) throws -> [Float] {
         let size = alignment.size
         guard values.contains(where: { $0.isFinite }) else { return values }
         let guideImage = try ImageOps.resize(guide.eightBit(), width: size.width, height: size.height, interpolation: .area)
@@ -236,17 +241,15 @@ public struct StereoDepthEstimator: @unchecked Sendable {
             inside[i] = min(max(blended, m - u), m + u)
         }
         let dense = HoleFilling.nearestFill(inside, width: size.width, keep: covered)
-        guard options.edgeSnap != nil else { return dense }
+        guard options.edgeSnap != nil, let edges else { return dense }
         // At the depth discontinuities of the measurements the smoother still
         // mixes the two surfaces (and fills half-occlusions from both sides):
         // there each pixel takes the plane of the surface it belongs to.
-        let snapped = try CVStereo.edgeSnap(
-            measured: .floats(values, width: size.width, height: size.height),
+        let snapped = try edges.snap(
             confidence: .floats(confidence, width: size.width, height: size.height),
             filled: .floats(dense, width: size.width, height: size.height),
             covered: CVMat(rows: size.height, cols: size.width, channels: 1, depth: .uint8,
-                           bytes: covered.map { $0 ? 255 : 0 }),
-            parameters: edgeParameters).floats()
+                           bytes: covered.map { $0 ? 255 : 0 })).floats()
         return zip(snapped, covered).map { $1 ? $0 : .nan }
     }
 

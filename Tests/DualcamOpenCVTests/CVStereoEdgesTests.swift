@@ -76,4 +76,21 @@ final class CVStereoEdgesTests: XCTestCase {
         let bytes = try CVMat(rows: Self.h, cols: Self.w, channels: 1, depth: .uint8, bytes: [UInt8](repeating: 1, count: Self.w * Self.h))
         assertOpenCVError(try CVStereo.edgeSnap(measured: bytes, filled: filled, covered: nil), "disparity edge snap", "float32")
     }
+
+    /// Edges found once give the same zone and the same snap as the two calls that each find them.
+    func testEdgesFoundOnceMatchTheZoneAndTheSnap() throws {
+        let measured = try Self.mat(Self.measured)
+        let filled = try Self.mat { x, y in Self.measured(x, y).isNaN ? 12 : Self.measured(x, y) }
+        let confidence = try Self.mat { x, _ in x % 3 == 0 ? 0.5 : 1 }
+        var parameters = CVEdgeSnapParameters()
+        parameters.disparityScale = 0.5
+        let edges = try CVEdgeZone(measured: measured, parameters: parameters)
+        XCTAssertEqual(edges.zone.packedBytes(), try CVStereo.edgeZone(measured: measured, parameters: parameters).packedBytes())
+        XCTAssertEqual(try edges.snap(confidence: confidence, filled: filled, covered: nil).packedBytes(),
+                       try CVStereo.edgeSnap(measured: measured, confidence: confidence, filled: filled, covered: nil,
+                                             parameters: parameters).packedBytes())
+        let small = try CVMat(rows: 10, cols: 10, channels: 1, depth: .float32,
+                              bytes: [Float](repeating: 1, count: 100).withUnsafeBytes { Array($0) })
+        assertOpenCVError(try edges.snap(filled: small, covered: nil), "disparity edge snap", "one size")
+    }
 }

@@ -69,6 +69,17 @@ int dc_disparity_edge_snap(const dc_mat *measured, const dc_mat *confidence, con
  * validated). */
 int dc_disparity_edge_zone(const dc_mat *measured, const dc_edge_snap_params *params, dc_mat **out, dc_error *err);
 
+/* The depth edges of `measured` found once for both uses: `zone` receives
+ * dc_disparity_edge_zone's zone, `out` the edges (free with
+ * dc_edge_zone_free) for dc_edge_zone_snap, which is dc_disparity_edge_snap
+ * of the same measured map and parameters without finding the edges again. */
+typedef struct dc_edge_zone dc_edge_zone;
+int dc_edge_zone_find(const dc_mat *measured, const dc_edge_snap_params *params, dc_edge_zone **out, dc_mat **zone,
+                      dc_error *err);
+void dc_edge_zone_free(dc_edge_zone *edges);
+int dc_edge_zone_snap(const dc_edge_zone *edges, const dc_mat *confidence, const dc_mat *filled, const dc_mat *covered,
+                      dc_mat **out, dc_error *err);
+
 #ifdef __cplusplus
 }
 #endif
