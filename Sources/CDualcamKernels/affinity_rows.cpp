@@ -40,14 +40,6 @@ __attribute__((target("avx2"))) inline __m256i distance2(const uint8_t *a, const
 
 }  // namespace
 
-bool affinity_rows_have_avx2() {
-    static const bool has = [] {
-        __builtin_cpu_init();
-        return __builtin_cpu_supports("avx2") != 0;
-    }();
-    return has;
-}
-
 __attribute__((target("avx2"))) int affinity_row_avx2(const uint8_t *row, const uint8_t *next, int w, const float *all,
                                                       float *right, float *below) {
     // A run of 8 pixels reads 32 bytes from 3x and, for the right

@@ -5,14 +5,11 @@
 
 namespace dualcam_kernels {
 
-/// Whether the CPU runs affinity_row_avx2 (asked once).
-bool affinity_rows_have_avx2();
-
 /// The affinities `all[d2]` (d2 the squared RGB distance) of one row of a
 /// w-pixel 3-channel guide to the right (`right`, pixels x and x + 1) and,
 /// with `next` (the row below), below (`below`), for x from 0 while a whole
 /// run of 8 pixels and its right neighbours lie within the row; returns
-/// where it stopped (the caller does the rest).
+/// where it stopped (the caller does the rest). Only where `cpu_has_avx2()`.
 int affinity_row_avx2(const uint8_t *row, const uint8_t *next, int w, const float *all, float *right, float *below);
 
 }  // namespace dualcam_kernels

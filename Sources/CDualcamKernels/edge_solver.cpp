@@ -123,7 +123,7 @@ void fill_affinities(const uint8_t *guide, size_t step, int w, int h, const floa
         const uint8_t *row = guide + (size_t)y * step, *next = y + 1 < h ? row + step : nullptr;
         float *r = right + static_cast<size_t>(y) * w, *b = below + static_cast<size_t>(y) * w;
         // 3 channels: runs of 8 pixels vectorized where the CPU can, the rest below.
-        const int x0 = CH == 3 && affinity_rows_have_avx2() ? affinity_row_avx2(row, next, w, all, r, b) : 0;
+        const int x0 = CH == 3 && cpu_has_avx2() ? affinity_row_avx2(row, next, w, all, r, b) : 0;
         for (int x = x0; x + 1 < w; ++x) {
             const uint8_t *p = row + x * CH;
             int d2 = 0;
@@ -270,14 +270,6 @@ __attribute__((target("avx"))) void transpose_avx(const float *src, int rows, in
     transpose_scalar(src, rows, cols, dst, by, rows, 0, cols);
 }
 
-/// Whether the CPU runs transpose_avx (asked once).
-bool has_avx() {
-    static const bool has = [] {
-        __builtin_cpu_init();
-        return __builtin_cpu_supports("avx") != 0;
-    }();
-    return has;
-}
 #endif
 
 }  // namespace
@@ -287,7 +279,7 @@ bool has_avx() {
 /// elements moves them one at a time).
 extern "C" void dck_transpose(const float *src, int rows, int cols, float *dst) {
 #ifdef DCK_TRANSPOSE_AVX
-    if (has_avx()) {
+    if (cpu_has_avx()) {
         transpose_avx(src, rows, cols, dst);
         return;
     }

@@ -17,6 +17,29 @@
 
 namespace dualcam_kernels {
 
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+/// Whether the CPU runs AVX code (asked once per process).
+inline bool cpu_has_avx() {
+    static const bool has = [] {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx") != 0;
+    }();
+    return has;
+}
+
+/// Whether the CPU runs AVX2 code (asked once per process).
+inline bool cpu_has_avx2() {
+    static const bool has = [] {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx2") != 0;
+    }();
+    return has;
+}
+#else
+inline bool cpu_has_avx() { return false; }
+inline bool cpu_has_avx2() { return false; }
+#endif
+
 inline int fail(dck_error *err, int code, const std::string &message) {
     if (err) {
         err->code = code;

@@ -259,14 +259,6 @@ void add_terms(const VoteTerms &a, int na, VoteSums &va, const VoteTerms &b, int
     for (int j = common; j < nb; ++j) { vb.wn += b.wn[j]; vb.sn += b.sn[j]; vb.wf += b.wf[j]; vb.sf += b.sf[j]; }
 }
 
-/// Whether the CPU runs vote_terms_avx2 (asked once).
-bool has_avx2() {
-    static const bool has = [] {
-        __builtin_cpu_init();
-        return __builtin_cpu_supports("avx2") != 0;
-    }();
-    return has;
-}
 #endif
 
 /// Region pixel p's choice of surface from its sums: writes `next` and
@@ -297,7 +289,7 @@ extern "C" int dck_relabel_vote(const dck_relabel *state, float *next, int k0, i
     };
     int changed = 0, k = k0;
 #ifdef DCK_RELABEL_AVX2
-    if (has_avx2() && (2 * vr + 1) * (2 * vr + 1) <= kMaxWindow) {
+    if (cpu_has_avx2() && (2 * vr + 1) * (2 * vr + 1) <= kMaxWindow) {
         std::unique_ptr<VoteTerms[]> terms(new VoteTerms[2]);
         for (; k + 1 < k1; k += 2) {
             const int pa = s.regionPixels[k], pb = s.regionPixels[k + 1];
