@@ -1,6 +1,7 @@
 import XCTest
 import DualcamGeometry
 import DualcamOpenCV
+import TestSupport
 @testable import DualcamFusion
 
 final class PlaneExtrapolationTests: XCTestCase {
@@ -27,7 +28,7 @@ final class PlaneExtrapolationTests: XCTestCase {
     /// distance transform's test, on random stereo holes and sample distances.
     func testStereoReachBelowTheDiagonalMatchesTheDistanceTransform() throws {
         let size = PixelSize(width: 37, height: 29), n = 37 * 29
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator(seed: 19)
         for trial in 0..<6 {
             let holeFraction = [0.3, 0.6, 0.9, 0.97, 0.5, 0.8][trial]
             let stereo = (0..<n).map { _ in Double.random(in: 0..<1, using: &generator) < holeFraction ? Float.nan : 1 }
