@@ -20,15 +20,17 @@ struct ColourGate {
     /// s, grey levels.
     let softness: Float
 
-    init(guide: CVMat, half: PixelSize, blurSigma: Double, softness: Float) throws {
-        self.half = half
+    /// `halfGuide`: the 8-bit RGB guide area-resized to the half grid.
+    init(halfGuide: CVMat, blurSigma: Double, softness: Float) throws {
+        let rows = halfGuide.rows, rowBytes = 3 * halfGuide.cols
+        half = PixelSize(width: halfGuide.cols, height: rows)
         self.softness = softness
-        let n = half.width * half.height
-        let small = try CVImgproc.resize(guide, width: half.width, height: half.height, interpolation: .area)
-        let blurred = try CVImgproc.gaussianBlur(small, sigma: blurSigma)
-        var colour = [Float](repeating: 0, count: 3 * n)
+        let blurred = try CVImgproc.gaussianBlur(halfGuide, sigma: blurSigma)
+        var colour = [Float](repeating: 0, count: rowBytes * rows)
         blurred.withUnsafeBytes { bytes in
-            for i in 0..<min(3 * n, bytes.count) { colour[i] = Float(bytes[i]) }
+            for y in 0..<rows {
+                for i in 0..<rowBytes { colour[y * rowBytes + i] = Float(bytes[y * blurred.step + i]) }
+            }
         }
         self.colour = colour
     }
@@ -74,12 +76,12 @@ struct ColourGate {
     /// similarity (the plane is the first over the second). Only nodes on a
     /// `stride` grid take part: neighbouring nodes' planes differ little, and
     /// the cost falls with stride^2.
-    func spread(_ nodes: [PlaneExtrapolation.Node], want: [Bool], sigma: Double, radius: Int, stride: Int) -> PlaneSums {
+    func spread(_ nodes: [PlaneExtrapolation.Node], want: [Bool], sigma: Double, radius: Int, stride: Int) -> PlaneExtrapolation.PlaneSums {
         let w = half.width, h = half.height, st = max(1, stride)
         let grid = NodeGrid(nodes, colour: colour, width: w, height: h, stride: st)
         let cells = radius / st + 1, radius2 = Float(radius * radius)
         let spatial = Float(1 / (2 * sigma * sigma)), chromatic = 1 / (2 * softness * softness)
-        var sums = PlaneSums(count: w * h)
+        var sums = PlaneExtrapolation.PlaneSums(count: w * h)
         grid.slots.withUnsafeBufferPointer { slots in
             colour.withUnsafeBufferPointer { colour in
                 for y in 0..<h {
@@ -141,16 +143,4 @@ struct ColourGate {
 
     /// Below this exponent a float exp is 0 or subnormal: the node adds nothing.
     static let underflow: Float = -87
-
-    /// Weighted sums of plane coefficients per cell: the plane is (a, b, c) / weight.
-    struct PlaneSums {
-        var weight: [Float], a: [Float], b: [Float], c: [Float]
-
-        init(count: Int) {
-            weight = [Float](repeating: 0, count: count)
-            a = weight
-            b = weight
-            c = weight
-        }
-    }
 }

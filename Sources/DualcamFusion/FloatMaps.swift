@@ -33,8 +33,14 @@ enum FloatMaps {
         }
     }
 
-    /// a + (b where finite, else 0), element by element, written in place
-    /// (`(0..<n).map` grows its array one element at a time).
+    /// Per pixel, the Euclidean distance in pixels to the nearest non-zero
+    /// pixel of `mask` (`CVEdgeAware.distanceToNonzero`).
+    static func distanceToNonzero(_ mask: [UInt8], _ size: PixelSize) throws -> [Float] {
+        floats(try CVEdgeAware.distanceToNonzero(try mat(bytes: mask, channels: 1, size)))
+    }
+
+    /// a + (b where finite, else 0), element by element, written straight
+    /// into the result (no per-element append or bounds check).
     static func plusFinite(_ a: [Float], _ b: [Float]) -> [Float] {
         let n = a.count
         precondition(b.count == n, "plusFinite: the maps differ in size")

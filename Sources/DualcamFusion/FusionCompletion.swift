@@ -132,6 +132,9 @@ struct FusionCompletion {
     /// The grid of the half-resolution fills: ((w + 1) / 2, (h + 1) / 2).
     var halfSize: PixelSize { PixelSize(width: (size.width + 1) / 2, height: (size.height + 1) / 2) }
 
+    /// The guide area-resized to `halfSize` (made once, shared with the half-resolution fills).
+    func halfResolutionGuideImage() throws -> CVMat { try prepared.halfImage(guide) }
+
     /// The confidence-weighted fill (FGS(w v) / FGS(w), and FGS(w)) of
     /// `values` on the `halfSize` grid, guided by the area-reduced guide,
     /// with lambda / 4 for the same reach in full-size pixels; NaN where the
@@ -239,10 +242,23 @@ private final class PreparedGuides: @unchecked Sendable {
         try guide(Key(sigmaColor: sigmaColor, halfResolution: false)) { image }
     }
 
-    /// The guide of `image` area-resized to ((w + 1) / 2, (h + 1) / 2).
+    /// The guide of `halfImage(image)`.
     func halfResolutionGuide(_ image: CVMat, sigmaColor: Double) throws -> CVEdgeAware.SmootherGuide {
-        try guide(Key(sigmaColor: sigmaColor, halfResolution: true)) {
-            try CVImgproc.resize(image, width: (image.cols + 1) / 2, height: (image.rows + 1) / 2, interpolation: .area)
+        try guide(Key(sigmaColor: sigmaColor, halfResolution: true)) { try halfImage(image) }
+    }
+
+    private var half: CVMat?
+
+    /// `image` (always this instance's one guide image) area-resized to
+    /// ((w + 1) / 2, (h + 1) / 2), made once: the half-resolution fills'
+    /// guides and the plane extension's colour share it.
+    func halfImage(_ image: CVMat) throws -> CVMat {
+        if let half = lock.withLock({ half }) { return half }
+        let made = try CVImgproc.resize(image, width: (image.cols + 1) / 2, height: (image.rows + 1) / 2, interpolation: .area)
+        return lock.withLock {
+            if let half { return half }
+            half = made
+            return made
         }
     }
 

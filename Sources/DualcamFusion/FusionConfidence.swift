@@ -7,7 +7,7 @@ enum FusionConfidence {
     static func distanceToSamples(size: PixelSize, pixels: [Int], include: (Int) -> Bool) throws -> [Float] {
         var used = [UInt8](repeating: 0, count: size.width * size.height)
         for i in pixels.indices where include(i) { used[pixels[i]] = 255 }
-        return FloatMaps.floats(try CVEdgeAware.distanceToNonzero(try FloatMaps.mat(bytes: used, channels: 1, size)))
+        return try FloatMaps.distanceToNonzero(used, size)
     }
 
     /// `distance`: to the nearest used (non-outlier) sample, pixels.

@@ -28,7 +28,7 @@ extension FusionCompletion {
             }
         }
         guard anyWide, valid.contains(255) else { return inverse }
-        let distance = FloatMaps.floats(try CVEdgeAware.distanceToNonzero(try FloatMaps.mat(bytes: valid, channels: 1, size)))
+        let distance = try FloatMaps.distanceToNonzero(valid, size)
         let wide = Float(Self.wideHoleDistance)
         guard distance.contains(where: { $0 > wide }) else { return inverse }
         let filled = try smoothAtHalfResolution(inverse.map { $0.isFinite && $0 > 0 ? $0 : 0 },

@@ -225,7 +225,7 @@ struct FusionRun {
             return gate
         }
         let unsupported = try extension_.unsupported(size: size, distanceToSamples: first.distance, reach: reach,
-                                                     stereo: first.aligned, samplePixels: used.all.pixels, gate: gate)
+                                                     stereo: first.aligned, sampleWeight: used.all.weight, gate: gate)
         guard unsupported.contains(true) else { return filled }
         return try extension_.apply(filled, unsupported: unsupported, reach: reach, range: used.inverseRange,
                                     completion: completion, gate: try gate())

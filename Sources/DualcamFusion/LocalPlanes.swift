@@ -16,9 +16,10 @@ import Foundation
 /// samples within the radius r = sqrt(`expectedSamples` / (pi density)) (the
 /// disc holds that many samples on average; clamped to `radiusRange`) whose
 /// inverse depth lies within `selectTolerance` (relative) of the reference
-/// map at the node (the same surface), with weights confidence x
-/// (1 - d^2 / r^2)^2, then once more with Cauchy weights at 3 sample noise
-/// sigmas (sigma_v = noise v^2 in inverse depth). A node's plane is kept when
+/// map at the node (the same surface), with weights max(confidence,
+/// `FusionConstants.sampleConfidenceFloor`) x (1 - d^2 / r^2)^2, then once
+/// more with Cauchy weights at `cauchyNoiseSigmas` sample noise sigmas
+/// (sigma_v = noise v^2 in inverse depth). A node's plane is kept when
 /// at least `minimumSamples` samples span it (the normal matrix is well
 /// conditioned) and their weighted RMS residual, in metres (dv / v^2), is at
 /// most `maximumResidualSigmas` sample noise sigmas: planes bent over a
@@ -73,9 +74,12 @@ public struct LocalPlanes: Equatable, Sendable {
         return pixelValues(planes, reference: reference, size: size)
     }
 
+    /// The nodes' spacing in pixels (`step`, at least 1).
+    private var nodeStep: Int { max(1, step) }
+
     /// The node grid's columns and rows for `size`.
     private func nodeGrid(_ size: PixelSize) -> (columns: Int, rows: Int) {
-        let step = max(1, self.step)
+        let step = nodeStep
         return ((size.width - 1) / step + 2, (size.height - 1) / step + 2)
     }
 
@@ -87,7 +91,7 @@ public struct LocalPlanes: Equatable, Sendable {
     /// uniqueness checks, most of the stage's time.
     private func nodePlanes(reference: [Float], size: PixelSize, samples: [MetricSample], radius: Double,
                             sampleNoiseMetres: Double, include: (Int) -> Bool) -> [Plane?] {
-        let w = size.width, h = size.height, step = max(1, self.step)
+        let w = size.width, h = size.height, step = nodeStep
         let cell = max(1, Int(radius.rounded(.up)))
         let columns = w / cell + 1, rows = h / cell + 1
         let buckets = SampleGrid(samples, cell: cell, columns: columns, rows: rows, include: include)
@@ -177,8 +181,8 @@ public struct LocalPlanes: Equatable, Sendable {
     /// bilinearly weighted; tile by tile (the pixels between four nodes),
     /// tile rows on two threads.
     private func pixelValues(_ planes: [Plane?], reference: [Float], size: PixelSize) -> [Float] {
-        let w = size.width, h = size.height, step = max(1, self.step)
-        let nodeColumns = nodeGrid(size).columns, nodeRows = nodeGrid(size).rows
+        let w = size.width, h = size.height, step = nodeStep
+        let (nodeColumns, nodeRows) = nodeGrid(size)
         var out = [Float](repeating: .nan, count: w * h)
         let inverseStep = 1 / Double(step), accept = acceptTolerance
         out.withUnsafeMutableBufferPointer { out in

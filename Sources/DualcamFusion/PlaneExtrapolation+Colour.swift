@@ -37,37 +37,40 @@ extension PlaneExtrapolation {
     /// The gate for `completion`'s guide (nil without the colour test).
     func gate(_ completion: FusionCompletion) throws -> ColourGate? {
         guard let colour else { return nil }
-        return try ColourGate(guide: completion.guide, half: completion.halfSize, blurSigma: colour.blurSigma,
+        return try ColourGate(halfGuide: try completion.halfResolutionGuideImage(), blurSigma: colour.blurSigma,
                               softness: colour.softness)
     }
 
-    /// `far` with the `tested` pixels that have no measurement (a sample at
-    /// `samplePixels`, a finite `stereo` value) of their colour within the
-    /// reach marked far too: their fills would carry another surface.
-    func colourSupport(_ far: [Bool], tested: [Bool], gate: ColourGate, reach: Double, tolerance: Float, samplePixels: [Int],
+    /// `far` with the `tested` pixels that have no measurement (a sample,
+    /// `sampleWeight` > 0, or a finite `stereo` value) of their colour within
+    /// the reach marked far too: their fills would carry another surface.
+    func colourSupport(_ far: [Bool], tested: [Bool], gate: ColourGate, reach: Double, tolerance: Float, sampleWeight: [Float],
                        stereo: [Float]?, size: PixelSize) -> [Bool] {
-        let w = size.width, h = size.height, hw = gate.half.width, hh = gate.half.height
-        // Each pixel's half-resolution cell, row by row (no division per pixel).
-        var cellOf = [Int](repeating: 0, count: w * h)
+        // Pixel (x, y) lies in half-grid cell (y / 2) hw + x / 2 (the half
+        // grid is ((w + 1) / 2, (h + 1) / 2): no clamping needed).
+        let w = size.width, h = size.height, hw = gate.half.width
+        let stereo = stereo ?? []
+        var source = [Bool](repeating: false, count: hw * gate.half.height), candidate = source
         for y in 0..<h {
-            let row = min(hh - 1, y / 2) * hw
-            for x in 0..<w { cellOf[y * w + x] = row + min(hw - 1, x / 2) }
+            let row = (y / 2) * hw
+            for x in 0..<w {
+                let p = y * w + x, q = row + x / 2
+                if sampleWeight[p] > 0 || (!stereo.isEmpty && stereo[p].isFinite) { source[q] = true }
+                if tested[p] { candidate[q] = true }
+            }
         }
-        var source = [Bool](repeating: false, count: hw * hh), candidate = source
-        for p in samplePixels { source[cellOf[p]] = true }
-        if let stereo {
-            for p in stereo.indices where stereo[p].isFinite { source[cellOf[p]] = true }
-        }
-        for p in tested.indices where tested[p] { candidate[cellOf[p]] = true }
         let alike = gate.supported(candidate: candidate, source: source, reach: Int((reach / 2).rounded()), tolerance: tolerance)
         var out = far
-        for p in out.indices where tested[p] && !alike[cellOf[p]] { out[p] = true }
+        for y in 0..<h {
+            let row = (y / 2) * hw
+            for x in 0..<w where tested[y * w + x] && !alike[row + x / 2] { out[y * w + x] = true }
+        }
         return out
     }
 
     /// The colour-gated spread (`ColourGate.spread`) of `nodes` to the cells
     /// within one of a `hole` cell (the bilinear lookup's neighbours).
-    func colourSpread(_ nodes: [Node], gate: ColourGate, hole: [Bool], sigma: Double) -> ColourGate.PlaneSums? {
+    func colourSpread(_ nodes: [Node], gate: ColourGate, hole: [Bool], sigma: Double) -> PlaneSums? {
         guard let colour else { return nil }
         let want = Self.within(1, of: hole, width: gate.half.width, height: gate.half.height)
         return gate.spread(nodes, want: want, sigma: sigma, radius: Int((colour.radiusFactor * sigma).rounded(.up)),

@@ -77,27 +77,27 @@ public struct PlaneExtrapolation: Equatable, Sendable {
     }
 
     /// The unsupported pixels (see above); `stereo`: the measured stereo (NaN
-    /// = none); `samplePixels`: the used samples' pixels, which with the
-    /// colour test support only pixels of their colour (`colourSupport`;
-    /// `gate` is asked for only when a pixel depends on it).
+    /// = none); `sampleWeight`: the used samples' raster (> 0 where one
+    /// lies), whose samples with the colour test support only pixels of their
+    /// colour (`colourSupport`; `gate` is asked for only when a pixel depends
+    /// on it, and nil turns the test off).
     func unsupported(size: PixelSize, distanceToSamples: [Float], reach: Double, stereo: [Float]?,
-                     samplePixels: [Int] = [], gate: () throws -> ColourGate? = { nil }) throws -> [Bool] {
-        var far = distanceToSamples.map { $0 > Float(reach) }
+                     sampleWeight: [Float], gate: () throws -> ColourGate?) throws -> [Bool] {
+        let reachPixels = Float(reach)
+        var far = distanceToSamples.map { $0 > reachPixels }
         // Without the colour test only pixels far from the samples can be
         // unsupported: without them the stereo's distance changes nothing.
         guard colour != nil || far.contains(true) else { return far }
-        let nearStereo = try stereo.map { try nearMeasured($0, size: size) }
+        let nearStereo = try stereo.map { try nearMeasured($0, size: size) } ?? [Bool](repeating: false, count: far.count)
         if let colour {
             // Supported by distance alone, and not by the stereo beside them: the colour test's pixels.
-            let tested = far.indices.map { !far[$0] && !(nearStereo?[$0] ?? false) }
+            let tested = far.indices.map { !far[$0] && !nearStereo[$0] }
             if tested.contains(true), let gate = try gate() {
                 far = colourSupport(far, tested: tested, gate: gate, reach: reach, tolerance: colour.supportTolerance,
-                                    samplePixels: samplePixels, stereo: stereo, size: size)
+                                    sampleWeight: sampleWeight, stereo: stereo, size: size)
             }
         }
-        if let nearStereo {
-            for p in far.indices where nearStereo[p] { far[p] = false }
-        }
+        for p in far.indices where nearStereo[p] { far[p] = false }
         return far
     }
 
@@ -110,11 +110,8 @@ public struct PlaneExtrapolation: Equatable, Sendable {
             // below that step the test needs only the pixel and its 4-neighbours.
             return Self.measuredOrBeside(stereo, size: size, withNeighbours: stereoReach >= 1)
         }
-        let n = size.width * size.height
-        var measured = [UInt8](repeating: 0, count: n)
-        for p in 0..<n where stereo[p].isFinite { measured[p] = 255 }
-        let distance = FloatMaps.floats(try CVEdgeAware.distanceToNonzero(try FloatMaps.mat(bytes: measured, channels: 1, size)))
-        return distance.map { $0 <= stereoReach }
+        let measured = stereo.map { $0.isFinite ? UInt8(255) : 0 }
+        return try FloatMaps.distanceToNonzero(measured, size).map { $0 <= stereoReach }
     }
 
     /// `CVEdgeAware.distanceToNonzero`'s diagonal step is 1.4 (OpenCV's
@@ -147,7 +144,7 @@ public struct PlaneExtrapolation: Equatable, Sendable {
 
     /// `inverse` with the unsupported pixels on the continued planes (see above).
     func apply(_ inverse: [Float], unsupported: [Bool], reach: Double, range: ClosedRange<Float>,
-               completion: FusionCompletion, gate: ColourGate? = nil) throws -> [Float] {
+               completion: FusionCompletion, gate: ColourGate?) throws -> [Float] {
         guard unsupported.contains(true) else { return inverse }
         let size = completion.size, half = completion.halfSize
         let w = size.width, h = size.height, hw = half.width, hh = half.height
@@ -170,20 +167,18 @@ public struct PlaneExtrapolation: Equatable, Sendable {
         }
         let k = max(Self.minimumWindowRadius, Int((windowFactor * reach).rounded()))
         let moments = PlaneMoments(value: value, mask: supported, width: hw, height: hh)
-        let nodes = planes(moments, supported: supported, near: Self.within(Int((nearFactor * Double(k)).rounded()), of: hole, width: hw, height: hh), k: k)
+        let nodes = planes(moments, near: Self.within(Int((nearFactor * Double(k)).rounded()), of: hole, width: hw, height: hh), k: k)
         guard !nodes.isEmpty else { return inverse }
-        // The planes spread by normalized Gaussian convolution: G(w a) / G(w).
-        var weight = [Float](repeating: 0, count: hw * hh), wa = weight, wb = weight, wc = weight
-        for n in nodes {
-            weight[n.index] = n.weight
-            wa[n.index] = n.weight * Float(n.a)
-            wb[n.index] = n.weight * Float(n.b)
-            wc[n.index] = n.weight * Float(n.c)
-        }
         let sigma = spreadFactor * Double(k)
-        func blur(_ f: [Float]) throws -> [Float] { FloatMaps.floats(try CVImgproc.gaussianBlur(try FloatMaps.mat(f, half), sigma: sigma)) }
-        let gw = try blur(weight), ga = try blur(wa), gb = try blur(wb), gc = try blur(wc)
         let gated = gate.flatMap { colourSpread(nodes, gate: $0, hole: hole, sigma: sigma) }
+        // The Gaussian spread, made on the first pixel the gated planes do not reach.
+        var gaussian: PlaneSums?
+        func gaussianSums() throws -> PlaneSums {
+            if let gaussian { return gaussian }
+            let sums = try Self.gaussianSpread(nodes, half: half, sigma: sigma)
+            gaussian = sums
+            return sums
+        }
         var out = inverse
         for y in 0..<h {
             // Full-size pixel centres on the half grid: (x + 0.5) / 2 - 0.5.
@@ -197,19 +192,48 @@ public struct PlaneExtrapolation: Equatable, Sendable {
                     let bottom = f[y1 * hw + x0] * (1 - fx) + f[y1 * hw + x1] * fx
                     return top * (1 - fy) + bottom * fy
                 }
-                // The colour-gated planes where a node reaches, else the Gaussian spread's.
-                var total = gated.map { bilinear($0.weight) } ?? 0, v: Float
-                if let gated, total > minimumWeight {
-                    v = (bilinear(gated.a) * Float(moments.X(gx)) + bilinear(gated.b) * Float(moments.Y(gy)) + bilinear(gated.c)) / total
-                } else {
-                    total = bilinear(gw)
-                    guard total > minimumWeight else { continue }
-                    v = (bilinear(ga) * Float(moments.X(gx)) + bilinear(gb) * Float(moments.Y(gy)) + bilinear(gc)) / total
+                // The plane of spread sums where their weight reaches the pixel.
+                func plane(_ s: PlaneSums) -> Float? {
+                    let total = bilinear(s.weight)
+                    guard total > minimumWeight else { return nil }
+                    return (bilinear(s.a) * Float(moments.X(gx)) + bilinear(s.b) * Float(moments.Y(gy)) + bilinear(s.c)) / total
                 }
+                // The colour-gated planes where a node reaches, else the Gaussian spread's.
+                guard let v = try gated.flatMap(plane) ?? plane(gaussianSums()) else { continue }
                 if v.isFinite, range.contains(v) { out[y * w + x] = v }
             }
         }
         return out
+    }
+
+    /// The planes spread by normalized Gaussian convolution on the half grid:
+    /// G(w a), G(w b), G(w c) and G(w) (the plane is the first three over the last).
+    static func gaussianSpread(_ nodes: [Node], half: PixelSize, sigma: Double) throws -> PlaneSums {
+        var sums = PlaneSums(count: half.width * half.height)
+        for n in nodes {
+            sums.weight[n.index] = n.weight
+            sums.a[n.index] = n.weight * Float(n.a)
+            sums.b[n.index] = n.weight * Float(n.b)
+            sums.c[n.index] = n.weight * Float(n.c)
+        }
+        func blur(_ f: [Float]) throws -> [Float] { FloatMaps.floats(try CVImgproc.gaussianBlur(try FloatMaps.mat(f, half), sigma: sigma)) }
+        sums.weight = try blur(sums.weight)
+        sums.a = try blur(sums.a)
+        sums.b = try blur(sums.b)
+        sums.c = try blur(sums.c)
+        return sums
+    }
+
+    /// Weighted sums of plane coefficients per half-grid cell: the plane is (a, b, c) / weight.
+    struct PlaneSums {
+        var weight: [Float], a: [Float], b: [Float], c: [Float]
+
+        init(count: Int) {
+            weight = [Float](repeating: 0, count: count)
+            a = weight
+            b = weight
+            c = weight
+        }
     }
 
     /// A plane fitted around one half-grid block next to the unsupported region.
@@ -222,7 +246,7 @@ public struct PlaneExtrapolation: Equatable, Sendable {
 
     /// The planes of the supported blocks within 2k of a hole (`near`), over
     /// (2k + 1)^2 windows, weighted by coverage x exp(-(rms / (tolerance v))^2).
-    func planes(_ moments: PlaneMoments, supported: [Double], near: [Bool], k: Int) -> [Node] {
+    func planes(_ moments: PlaneMoments, near: [Bool], k: Int) -> [Node] {
         let hw = moments.width, hh = moments.height
         let full = Double((2 * k + 1) * (2 * k + 1))
         var nodes: [Node] = []

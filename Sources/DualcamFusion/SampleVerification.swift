@@ -295,13 +295,10 @@ struct SampleGrid {
     }
 
     /// `start` (bucket b's members are order[start[b]..<start[b + 1]]) and
-    /// `order` as unsafe buffers, for the verifier's neighbour loops.
+    /// `order` as unsafe buffers, for the verifier's and `LocalPlanes`' neighbour loops.
     func withBuffers<R>(_ body: (UnsafeBufferPointer<Int>, UnsafeBufferPointer<Int>) -> R) -> R {
         start.withUnsafeBufferPointer { start in order.withUnsafeBufferPointer { order in body(start, order) } }
     }
-
-    /// The indices in bucket `b`, in sample order.
-    func members(_ b: Int) -> ArraySlice<Int> { order[start[b]..<start[b + 1]] }
 }
 
 extension SampleVerifier {

@@ -57,9 +57,6 @@ struct Raster {
         for p in 0..<count where weight[p] > 0 { value[p] /= weight[p] }
     }
 
-    /// The pixels that hold a sample, row-major.
-    var pixels: [Int] { weight.indices.filter { weight[$0] > 0 } }
-
     /// Every pixel takes the value of the nearest rasterized sample (4-connected
     /// breadth-first flood from all of them at once; NaN without samples).
     func nearestFill(_ size: PixelSize) -> [Float] {

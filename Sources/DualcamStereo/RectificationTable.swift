@@ -55,7 +55,6 @@ public struct RectificationTable: @unchecked Sendable {
         try table.apply(grey, interpolation: .linear, border: .zero)
     }
 
-
     /// Maps for distortion models OpenCV lacks, row bands in parallel.
     static func genericMaps(model: CameraModel, rotation: Rotation, rectified: Intrinsics) throws -> (x: CVMat, y: CVMat) {
         let (w, h) = (rectified.referenceSize.width, rectified.referenceSize.height)
@@ -88,7 +87,7 @@ public struct RectificationTable: @unchecked Sendable {
 }
 
 extension Image {
-    /// 65535 / 255: uint16 levels to 8-bit ones.
+    /// 255 / 65535 = 1 / 257: uint16 levels to 8-bit ones.
     static let sixteenToEightBit = 1.0 / 257
     /// Float images whose values stay at or below this are in [0, 1] (with
     /// headroom for overshoot) and are scaled by 255; others are 8-bit levels already.

@@ -1,4 +1,5 @@
 import DualcamGeometry
+import DualcamOpenCV
 import XCTest
 @testable import DualcamFusion
 
@@ -15,7 +16,9 @@ final class ColourGateTests: XCTestCase {
         }
         let size = PixelSize(width: width, height: height)
         let half = PixelSize(width: (width + 1) / 2, height: (height + 1) / 2)
-        return try ColourGate(guide: try FloatMaps.mat(bytes: rgb, channels: 3, size), half: half, blurSigma: 1, softness: 4)
+        let halfGuide = try CVImgproc.resize(try FloatMaps.mat(bytes: rgb, channels: 3, size), width: half.width, height: half.height,
+                                             interpolation: .area)
+        return try ColourGate(halfGuide: halfGuide, blurSigma: 1, softness: 4)
     }
 
     /// A node at (x, y) of the half grid with the constant plane c.

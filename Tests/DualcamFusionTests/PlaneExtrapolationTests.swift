@@ -39,7 +39,8 @@ final class PlaneExtrapolationTests: XCTestCase {
             for stereoReach in [0.0, 0.5, 1.0, 1.2, 1.38] {
                 var extrapolation = PlaneExtrapolation()
                 extrapolation.stereoReach = stereoReach
-                let got = try extrapolation.unsupported(size: size, distanceToSamples: distanceToSamples, reach: 8, stereo: stereo)
+                let got = try extrapolation.unsupported(size: size, distanceToSamples: distanceToSamples, reach: 8, stereo: stereo,
+                                                        sampleWeight: [], gate: { nil })
                 let expected = (0..<n).map { distanceToSamples[$0] > 8 && !(distance[$0] <= Float(stereoReach)) }
                 XCTAssertEqual(got, expected, "holes \(holeFraction), stereo reach \(stereoReach)")
             }
