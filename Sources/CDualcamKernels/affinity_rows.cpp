@@ -58,7 +58,6 @@ __attribute__((target("avx2"))) int affinity_row_avx2(const uint8_t *row, const 
 #else
 
 namespace dualcam_kernels {
-bool affinity_rows_have_avx2() { return false; }
 int affinity_row_avx2(const uint8_t *, const uint8_t *, int, const float *, float *, float *) { return 0; }
 }  // namespace dualcam_kernels
 

@@ -7,9 +7,8 @@
 
 namespace dualcam_kernels {
 
-/// Largest zone margin and fit radius (px): the snap's windows and zone are
-/// local; beyond this a caller has mixed up units.
-constexpr int kMaxEdgeReach = 32;
+/// Largest zone margin and fit radius (px): DCK_MAX_EDGE_REACH.
+constexpr int kMaxEdgeReach = DCK_MAX_EDGE_REACH;
 
 struct JumpTest {
     float absolute, relative;

@@ -10,7 +10,6 @@
 #include "edge_planes.hpp"
 #include <limits>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace dualcam_kernels {
@@ -168,14 +167,16 @@ struct Snapper {
     /// the current band of rows cached.
     void snap_rows(int y0, int y1) const {
         std::vector<Sample> samples((size_t)maxSamples());
-        std::unordered_map<long long, WindowFits> cache;
-        int cachedBand = -1;
+        // One slot per grid column: gx is a multiple of kGrid or W - 1,
+        // slot ceil(gx / kGrid); `band[i]` says which band's fits it holds.
+        const size_t slots = (size_t)((W - 1) / kGrid + 2);
+        std::vector<WindowFits> fits(slots);
+        std::vector<int> band(slots, -1);
         for (int y = y0; y < y1; ++y) {
             const uint8_t *z = row(job.zone, y);
             const uint8_t *c = job.covered ? row(job.covered, y) : nullptr;
             const int32_t *a = row(job.anchor, y);
             const int gy = std::min(H - 1, (y + kGrid / 2) / kGrid * kGrid);
-            if (gy != cachedBand) { cache.clear(); cachedBand = gy; }
             for (int x = 0; x < W; ++x) {
                 if (!z[x] || (c && !c[x])) continue;
                 // Anchored holes: the window about the anchor, the plane
@@ -183,12 +184,13 @@ struct Snapper {
                 const int cx = a[x] >= 0 ? a[x] : x;
                 const int qx = std::clamp(x, cx - R, cx + R);
                 const int gx = std::min(W - 1, (cx + kGrid / 2) / kGrid * kGrid);
-                auto found = cache.find(gx);
-                if (found == cache.end()) {
-                    found = cache.emplace(gx, WindowFits()).first;
-                    fit_window(gx, gy, samples, found->second);
+                const size_t i = (size_t)((gx + kGrid - 1) / kGrid);
+                if (band[i] != gy) {
+                    fits[i] = WindowFits();
+                    fit_window(gx, gy, samples, fits[i]);
+                    band[i] = gy;
                 }
-                snap_pixel(x, y, qx, gx, gy, found->second);
+                snap_pixel(x, y, qx, gx, gy, fits[i]);
             }
         }
     }

@@ -130,7 +130,11 @@ void fill_affinities(const uint8_t *guide, size_t step, int w, int h, const floa
             for (int k = 0; k < CH; ++k) { const int d = p[k] - p[CH + k]; d2 += d * d; }
             r[x] = all[d2];
         }
-        if (!next) continue;
+        if (w > 0) r[w - 1] = 0.f;  // no right neighbour
+        if (!next) {
+            std::fill(b, b + w, 0.f);  // no pixel below
+            continue;
+        }
         for (int x = x0; x < w; ++x) {
             const uint8_t *p = row + x * CH, *q = next + x * CH;
             int d2 = 0;

@@ -71,8 +71,8 @@ struct Window {
 /// members instantiated only inside target_clones functions).
 struct WindowTable {
     std::vector<float> dx, dy, inside;
-    std::vector<int> rel, quadRel;
-    WindowTable(int r, int stride, int cols) {
+    std::vector<int> quadRel;
+    WindowTable(int r, int cols) {
         const int side = 2 * r + 1, count = side * side, padded = (count + kLanes - 1) / kLanes * kLanes;
         dx.assign(padded, 0.0f); dy.assign(padded, 0.0f); inside.assign(padded, 0.0f);
         for (int k = 0; k < count; ++k) {
@@ -80,8 +80,6 @@ struct WindowTable {
             dy[k] = (float)(k / side - r);
             inside[k] = 1.0f;
         }
-        rel.resize(padded);
-        for (int k = 0; k < padded; ++k) rel[k] = (int)dy[k] * stride + (int)dx[k];
         quadRel.resize(padded);
         for (int k = 0; k < padded; ++k) quadRel[k] = (int)dy[k] * cols * 4;
     }
@@ -90,13 +88,12 @@ struct WindowTable {
 /// Raw pointers into a WindowTable.
 struct WindowView {
     const float *dx, *dy, *inside;
-    const int *rel;      // dy * stride + dx: the element's offset in the row-major image
     const int *quadRel;  // dy * cols * 4: the offset of the element's row in `MatchQuads`
 };
 
 /// Raw views of the inputs (float32 of one size and stride).
 struct View {
-    const float *base, *match, *baseDx, *matchDx, *disparity;
+    const float *base, *match, *baseDx, *disparity;
     int cols, rows, stride;
     float sign;
     float textureSigma;

@@ -114,6 +114,10 @@ extern "C" int dck_relabel_create(const uint8_t *rgb, size_t rgb_step, int cols,
         const size_t n = static_cast<size_t>(rows) * cols;
         s.logz.reset(new float[n + kLanes - 1]);
         s.voter.reset(new float[n + kLanes - 1]);
+        // The vote's runs read into the padding and ignore those lanes:
+        // zeroed, so no read there is of unwritten memory.
+        std::fill(s.logz.get() + n, s.logz.get() + n + kLanes - 1, 0.f);
+        std::fill(s.voter.get() + n, s.voter.get() + n + kLanes - 1, 0.f);
         s.mid.reset(new float[n]);
         // Room for every pixel: dck_relabel_regions then never allocates (it cannot fail).
         s.regionPixels.reserve(n);
@@ -290,7 +294,8 @@ extern "C" int dck_relabel_vote(const dck_relabel *state, float *next, int k0, i
     int changed = 0, k = k0;
 #ifdef DCK_RELABEL_AVX2
     if (cpu_has_avx2() && (2 * vr + 1) * (2 * vr + 1) <= kMaxWindow) {
-        std::unique_ptr<VoteTerms[]> terms(new VoteTerms[2]);
+        // On the stack (31 KB): this entry point cannot fail, so it allocates nothing.
+        VoteTerms terms[2];
         for (; k + 1 < k1; k += 2) {
             const int pa = s.regionPixels[k], pb = s.regionPixels[k + 1];
             int ax0, ax1, ay0, ay1, bx0, bx1, by0, by1;

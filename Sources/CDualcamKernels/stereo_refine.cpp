@@ -217,11 +217,11 @@ extern "C" int dck_refine_rows(const dck_refine_job *job, int y0, int y1, dck_er
         // The rows the windows of rows from..<to reach.
         const int row0 = std::max(0, from - j.radius), row1 = std::min(j.rows, to + j.radius);
         const MatchQuads quads(j.match, j.match_dx, j.cols, (int)j.stride, row0, std::max(row0, row1));
-        const View view{j.base, j.match, j.base_dx, j.match_dx, j.disparity, j.cols, j.rows, (int)j.stride, j.sign,
+        const View view{j.base, j.match, j.base_dx, j.disparity, j.cols, j.rows, (int)j.stride, j.sign,
                         (float)j.texture_sigma, quads.values.data(), row0};
-        const WindowTable window(j.radius, (int)j.stride, j.cols);
+        const WindowTable window(j.radius, j.cols);
         const RowJob rows{&view, j.ref, j.conf, j.mask,
-                          WindowView{window.dx.data(), window.dy.data(), window.inside.data(), window.rel.data(),
+                          WindowView{window.dx.data(), window.dy.data(), window.inside.data(),
                                      window.quadRel.data()},
                           j.stride, j.min_zncc};
         refine_rows(rows, j.radius, from, to);

@@ -199,33 +199,34 @@ extern "C" int dc_stereo_match(const dc_mat *left, const dc_mat *right, const dc
             if (mask && (mask->mat.type() != CV_8UC1 || mask->mat.size() != size))
                 return fail(err, DC_ERR_ARGUMENT, "masks must be 8-bit, 1 channel, the images' size");
         const dc_stereo_params &p = *params;
-        const cv::Ptr<cv::StereoMatcher> leftMatcher = make_sgbm(params);
-        const cv::Ptr<cv::StereoMatcher> rightMatcher = cv::ximgproc::createRightMatcher(leftMatcher);
-        cv::Mat dL, dR;
-        RefineImage imageL, imageR;
+        // Per view (0 left, 1 right): its image, the other one, its matcher and, for
+        // its float disparities, the lowest valid raw value / 16 and the sign
+        // (the right matcher searches -(min + num - 1) .. -min).
+        const cv::Mat *image[2] = {&left->mat, &right->mat};
+        cv::Ptr<cv::StereoMatcher> matcher[2];
+        matcher[0] = make_sgbm(params);
+        matcher[1] = cv::ximgproc::createRightMatcher(matcher[0]);
+        const int lowest[2] = {p.min_disparity, -(p.min_disparity + p.num_disparities - 1)};
+        const float direction[2] = {1.0f, -1.0f};
+        cv::Mat disparities[2];
+        RefineImage views[2];
         for_both_views([&](int view) {
-            const bool isLeft = view == 0;
-            const cv::Mat &image = isLeft ? left->mat : right->mat, &other = isLeft ? right->mat : left->mat;
             cv::Mat raw;
-            (isLeft ? leftMatcher : rightMatcher)->compute(image, other, raw);
-            // The right matcher searches -(min + num - 1) .. -min: valid raw >= that * 16.
-            (isLeft ? dL : dR) = isLeft ? to_pixels(raw, p.min_disparity, 1.0f)
-                                        : to_pixels(raw, -(p.min_disparity + p.num_disparities - 1), -1.0f);
-            if (p.refine) (isLeft ? imageL : imageR) = make_refine_image(image);
+            matcher[view]->compute(*image[view], *image[1 - view], raw);
+            disparities[view] = to_pixels(raw, lowest[view], direction[view]);
+            if (p.refine) views[view] = make_refine_image(*image[view]);
         });
-        const bool refRight = reference_right != 0;
-        cv::Mat &ref = refRight ? dR : dL;
-        const cv::Mat &other = refRight ? dL : dR;
-        const dc_mat *refValid = refRight ? right_valid : left_valid;
-        const dc_mat *otherValid = refRight ? left_valid : right_valid;
-        const float sign = refRight ? -1.0f : 1.0f;  // x_other = x - sign * d
+        const int r = reference_right != 0 ? 1 : 0;
+        cv::Mat &ref = disparities[r];
+        const cv::Mat &other = disparities[1 - r];
+        const dc_mat *valid[2] = {left_valid, right_valid};
+        const float sign = direction[r];  // x_other = x - sign * d
         cv::Mat conf(size, CV_32F, cv::Scalar(0));
-        if (int status = left_right_check(ref, other, conf, refValid, otherValid, sign, p.lr_tolerance, err))
+        if (int status = left_right_check(ref, other, conf, valid[r], valid[1 - r], sign, p.lr_tolerance, err))
             return status;
         if (p.refine) {
-            const RefineInputs in = make_refine_inputs(std::move(refRight ? imageR : imageL),
-                                                       std::move(refRight ? imageL : imageR), ref, sign, p.refine_radius,
-                                                       p.texture_sigma > 0 ? p.texture_sigma : kDefaultTextureSigma);
+            const RefineInputs in{std::move(views[r]), std::move(views[1 - r]), ref.clone(), sign, p.refine_radius,
+                                  p.texture_sigma > 0 ? p.texture_sigma : kDefaultTextureSigma};
             if (int status = refine_disparities(in, ref, conf, refine_mask ? refine_mask->mat : cv::Mat(), p.min_zncc, err))
                 return status;
         }

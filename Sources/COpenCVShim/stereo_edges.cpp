@@ -51,14 +51,23 @@ int find_edge_zone(const cv::Mat &u, const dc_edge_snap_params &p, EdgeZone &z, 
 int check_snap_params(const dc_edge_snap_params *params, dc_error *err) {
     if (!params) return fail(err, DC_ERR_ARGUMENT, "edge snap parameters are NULL");
     const dc_edge_snap_params &p = *params;
-    if (!(p.jump_pixels > 0) || !(p.jump_relative >= 0) || p.margin < 0 || p.margin > 32 || p.radius < 1 ||
-        p.radius > 32 || !(p.disparity_scale >= 0 && p.disparity_scale < 1e6) || !(p.max_fit_rms >= 0))
+    if (!(p.jump_pixels > 0) || !(p.jump_relative >= 0) || p.margin < 0 || p.margin > DCK_MAX_EDGE_REACH ||
+        p.radius < 1 || p.radius > DCK_MAX_EDGE_REACH || !(p.disparity_scale >= 0 && p.disparity_scale < 1e6) ||
+        !(p.max_fit_rms >= 0))
         return fail(err, DC_ERR_ARGUMENT,
                     "edge snap needs jump_pixels > 0, jump_relative >= 0, margin 0 to 32, radius 1 to 32, "
                     "a finite disparity_scale >= 0, max_fit_rms >= 0");
     return DC_OK;
 }
 
+/// The parameters and a float32, 1-channel measured disparity (the zone's checks).
+int check_zone_inputs(const dc_mat *measured, const dc_edge_snap_params *params, dc_error *err) {
+    if (int status = check_snap_params(params, err)) return status;
+    if (int status = check_input(measured, "measured disparity", err)) return status;
+    if (measured->mat.type() != CV_32FC1)
+        return fail(err, DC_ERR_ARGUMENT, "the measured disparity must be float32, 1 channel");
+    return DC_OK;
+}
 
 int check_snap_inputs(const cv::Mat &measured, const dc_mat *confidence, const dc_mat *filled, const dc_mat *covered,
                       dc_error *err) {
@@ -127,11 +136,8 @@ extern "C" int dc_edge_zone_find(const dc_mat *measured, const dc_edge_snap_para
     return guarded(err, [&]() -> int {
         if (!out || !zone) return fail(err, DC_ERR_ARGUMENT, "dc_edge_zone_find: out is NULL");
         *out = nullptr; *zone = nullptr;
-        if (int status = check_snap_params(params, err)) return status;
-        if (int status = check_input(measured, "measured disparity", err)) return status;
-        if (measured->mat.type() != CV_32FC1)
-            return fail(err, DC_ERR_ARGUMENT, "the measured disparity must be float32, 1 channel");
-        std::unique_ptr<dc_edge_zone> found(new dc_edge_zone{continuous(measured->mat).clone(), *params, EdgeZone{}});
+        if (int status = check_zone_inputs(measured, params, err)) return status;
+        std::unique_ptr<dc_edge_zone> found(new dc_edge_zone{measured->mat.clone(), *params, EdgeZone{}});
         if (int status = find_edge_zone(found->measured, *params, found->edges, err)) return status;
         cv::Mat mask = found->edges.zone * 255;
         if (int status = emit(std::move(mask), zone, err)) return status;
@@ -158,10 +164,7 @@ extern "C" int dc_disparity_edge_zone(const dc_mat *measured, const dc_edge_snap
     return guarded(err, [&]() -> int {
         if (!out) return fail(err, DC_ERR_ARGUMENT, "dc_disparity_edge_zone: out is NULL");
         *out = nullptr;
-        if (int status = check_snap_params(params, err)) return status;
-        if (int status = check_input(measured, "measured disparity", err)) return status;
-        if (measured->mat.type() != CV_32FC1)
-            return fail(err, DC_ERR_ARGUMENT, "the measured disparity must be float32, 1 channel");
+        if (int status = check_zone_inputs(measured, params, err)) return status;
         EdgeZone edges;
         if (int status = find_edge_zone(continuous(measured->mat), *params, edges, err)) return status;
         cv::Mat zone = edges.zone * 255;

@@ -37,27 +37,14 @@ RefineImage make_refine_image(const cv::Mat &grey) {
     return view;
 }
 
-RefineInputs make_refine_inputs(RefineImage base, RefineImage match, const cv::Mat &disparity, float sign,
-                                int radius, double textureSigma) {
-    RefineInputs in;
-    in.base = std::move(base.image);
-    in.match = std::move(match.image);
-    in.baseDx = std::move(base.dx);
-    in.matchDx = std::move(match.dx);
-    in.disparity = disparity.clone();
-    in.sign = sign;
-    in.radius = radius;
-    in.textureSigma = textureSigma;
-    return in;
-}
-
 int refine_disparities(const RefineInputs &in, cv::Mat &ref, cv::Mat &conf, const cv::Mat &mask, double minZncc,
                        dc_error *err) {
-    for (const cv::Mat *m : std::initializer_list<const cv::Mat *>{&in.base, &in.match, &in.baseDx, &in.matchDx, &in.disparity, &ref, &conf})
+    for (const cv::Mat *m : std::initializer_list<const cv::Mat *>{&in.base.image, &in.match.image, &in.base.dx,
+                                                                    &in.match.dx, &in.disparity, &ref, &conf})
         CV_Assert(m->type() == CV_32FC1 && m->isContinuous() && m->size() == ref.size());
     CV_Assert(mask.empty() || (mask.type() == CV_8UC1 && mask.isContinuous() && mask.size() == ref.size()));
-    const dck_refine_job job{in.base.ptr<float>(), in.match.ptr<float>(), in.baseDx.ptr<float>(),
-                             in.matchDx.ptr<float>(), in.disparity.ptr<float>(), ref.ptr<float>(), conf.ptr<float>(),
+    const dck_refine_job job{in.base.image.ptr<float>(), in.match.image.ptr<float>(), in.base.dx.ptr<float>(),
+                             in.match.dx.ptr<float>(), in.disparity.ptr<float>(), ref.ptr<float>(), conf.ptr<float>(),
                              mask.empty() ? nullptr : mask.ptr<uint8_t>(), (size_t)ref.cols, ref.cols, ref.rows,
                              in.sign, in.radius, in.textureSigma, minZncc};
     return parallel_kernel(cv::Range(0, ref.rows), err,

@@ -7,16 +7,6 @@
 
 namespace dualcam_shim {
 
-/// What the refinement reads: the smoothed float images and their x
-/// gradients, the reference view's SGBM disparity (float, NaN = none).
-struct RefineInputs {
-    cv::Mat base, match, baseDx, matchDx;
-    cv::Mat disparity;
-    float sign;           // x_match = x_base - sign * d
-    int radius;           // window radius, 1 to 10
-    double textureSigma;  // gradient energy scale of the texture term
-};
-
 /// One view as the refinement resamples it: a grey 8-bit image as float32
 /// with a Gaussian against aliasing, and its central-difference x gradient.
 struct RefineImage {
@@ -24,9 +14,15 @@ struct RefineImage {
 };
 RefineImage make_refine_image(const cv::Mat &grey);
 
-/// The inputs from the two views' images and the base view's disparity.
-RefineInputs make_refine_inputs(RefineImage base, RefineImage match, const cv::Mat &disparity, float sign,
-                                int radius, double textureSigma);
+/// What the refinement reads: the two views (`RefineImage`), the reference
+/// view's SGBM disparity (float, NaN = none; a copy, as `ref` is refined in place).
+struct RefineInputs {
+    RefineImage base, match;
+    cv::Mat disparity;
+    float sign;           // x_match = x_base - sign * d
+    int radius;           // window radius, 1 to 10
+    double textureSigma;  // gradient energy scale of the texture term
+};
 
 /// Refines every finite disparity of `ref` (where `mask` is non-zero, or
 /// everywhere when it is empty) in place, in parallel over rows (see

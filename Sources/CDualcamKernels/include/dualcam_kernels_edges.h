@@ -18,6 +18,10 @@
 extern "C" {
 #endif
 
+/* Largest zone margin and fit radius (px): the snap's windows and zone are
+ * local; beyond this a caller has mixed up units. */
+#define DCK_MAX_EDGE_REACH 32
+
 /* The fields of the shim's dc_edge_snap_params (same meaning). A jump between
  * disparities a and b is |a - b| > max(jump_pixels, jump_relative * min(a, b)). */
 typedef struct dck_edge_params {
