@@ -193,7 +193,7 @@ let package = Package(
         .testTarget(name: "DualcamGeometryTests", dependencies: ["DualcamGeometry", "TestSupport"]),
         .testTarget(name: "DualcamImagingTests", dependencies: ["DualcamImaging", "DualcamOpenCV", "DualcamSupport", "TestSupport"]),
         .testTarget(name: "DualcamOpenCVTests", dependencies: ["DualcamOpenCV", "TestSupport"]),
-        .testTarget(name: "CDualcamKernelsTests", dependencies: ["CDualcamKernels"]),
+        .testTarget(name: "CDualcamKernelsTests", dependencies: ["CDualcamKernels", "TestSupport"]),
         .testTarget(name: "DualcamLinearAlgebraTests", dependencies: ["DualcamLinearAlgebra", "TestSupport"]),
         .testTarget(
             name: "DualcamCalibrationFilesTests",
@@ -212,7 +212,7 @@ let package = Package(
         .testTarget(name: "DualcamCaptureTests", dependencies: ["DualcamCapture", "DualcamV4L2", "V4L2TestSupport", "DualcamSync", "DualcamImaging", "DualcamOpenCV", "DualcamSupport", "TestSupport"]),
         .testTarget(name: "DualcamBatchTests", dependencies: ["DualcamBatch", "DualcamCapture", "DualcamImaging", "DualcamSupport", "TestSupport", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "DualcamFuzzingTests", dependencies: ["DualcamFuzzing", "DualcamSupport", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["dualcam", "TestSupport", "DualcamImaging", "DualcamOpenCV", "DualcamCalibrationFiles", "DualcamGeometry", "DualcamBench", "DualcamSynthetic", "DualcamCapture", .product(name: "Yams", package: "Yams")]),
+        .testTarget(name: "EndToEndTests", dependencies: ["dualcam", "TestSupport", "DualcamImaging", "DualcamDepthMap", "DualcamOpenCV", "DualcamCalibrationFiles", "DualcamGeometry", "DualcamBench", "DualcamSynthetic", "DualcamCapture", .product(name: "Yams", package: "Yams")]),
     ],
     swiftLanguageModes: [.v5]
 )

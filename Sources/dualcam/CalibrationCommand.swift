@@ -121,6 +121,8 @@ struct CalibrationCommand: ParsableCommand {
 struct LoadedCalibration {
     let file: CalibrationFile
     let label: String
+    /// The embedded nominal profile (no calibration file was given).
+    var isBuiltIn = false
 }
 
 /// Loads a calibration file of any supported format, or the embedded nominal
@@ -128,7 +130,7 @@ struct LoadedCalibration {
 func loadCalibration(_ path: String?, options: CalibrationImport.Options = .init()) throws -> LoadedCalibration {
     guard let path else {
         return LoadedCalibration(file: try NominalDevice.load(),
-                                 label: "nominal phone wide/tele rig (built in, \(NominalDevice.fileName))")
+                                 label: "nominal phone wide/tele rig (built in, \(NominalDevice.fileName))", isBuiltIn: true)
     }
     let url = URL(fileURLWithPath: path)
     guard FileManager.default.fileExists(atPath: url.path) else {

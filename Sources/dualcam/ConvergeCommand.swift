@@ -189,7 +189,7 @@ struct ConvergeCommand: ParsableCommand {
     func convergeSingle(_ inputs: PairInputs, request: Request, calibration loaded: LoadedCalibration,
                         destination: Destination) throws {
         let clock = Timings()
-        let pair = try inputs.singlePair(calibration: loaded, calibrationGiven: calibration != nil, demoSize: demoSize,
+        let pair = try inputs.singlePair(calibration: loaded, demoSize: demoSize,
                                          command: "converge", clock: clock)
         let warp = try ConvergenceWarp(rig: pair.calibration.rig, canvas: canvas)
         // The buffer sizes against the calibration (aspect ratio), before any output.

@@ -147,7 +147,7 @@ struct DepthCommand: ParsableCommand {
     func depthSingle(_ inputs: PairInputs, calibration loaded: LoadedCalibration, settings: Settings, output outPath: String) throws {
         let clock = Timings()
         var settings = settings
-        let pair = try inputs.singlePair(calibration: loaded, calibrationGiven: calibration != nil, demoSize: demoSize,
+        let pair = try inputs.singlePair(calibration: loaded, demoSize: demoSize,
                                          command: "depth", clock: clock)
         // Every output is checked (not a directory, not an input) before the
         // work, written to a temporary file and published together at the end.

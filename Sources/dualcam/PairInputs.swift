@@ -67,12 +67,10 @@ struct PairInputs {
 
     /// One pair, read with their per-frame intrinsics sidecars, or the demo
     /// scene rendered at `demoSize` (--demo-size) with `calibration` scaled to
-    /// it. `command` and `calibrationGiven` word the demo note.
-    func singlePair(calibration: LoadedCalibration, calibrationGiven: Bool, demoSize: String, command: String,
-                    clock: Timings) throws -> LoadedPair {
+    /// it. `command` words the demo note.
+    func singlePair(calibration: LoadedCalibration, demoSize: String, command: String, clock: Timings) throws -> LoadedPair {
         if wide == nil, tele == nil {
-            return try demoPair(calibration: calibration, calibrationGiven: calibrationGiven, demoSize: demoSize, command: command,
-                                clock: clock)
+            return try demoPair(calibration: calibration, demoSize: demoSize, command: command, clock: clock)
         }
         let (w, t) = try bothPaths()
         let wideImage = try clock.measure("read") { try readPipelineImage(w, flag: "--wide") }
@@ -85,10 +83,9 @@ struct PairInputs {
     }
 
     /// The built-in demo scene (room) at --demo-size, with the calibration scaled to it.
-    private func demoPair(calibration: LoadedCalibration, calibrationGiven: Bool, demoSize: String, command: String,
-                          clock: Timings) throws -> LoadedPair {
+    private func demoPair(calibration: LoadedCalibration, demoSize: String, command: String, clock: Timings) throws -> LoadedPair {
         let size = try parseFlag("--demo-size", demoSize, parseSize)
-        let rig = calibrationGiven ? calibration.label : "the nominal rig"
+        let rig = calibration.isBuiltIn ? "the nominal rig" : calibration.label
         let note = "\(command): no --wide/--tele given; using the built-in demo scene (room, \(size)) and \(rig)"
         let demo = try clock.measure("render demo") { try DemoPair(calibration: calibration.file, size: size) }
         return LoadedPair(wide: demo.wide.image, tele: demo.tele.image, calibration: demo.calibration,
