@@ -213,7 +213,12 @@ public struct StereoDepthEstimator: @unchecked Sendable {
         // Holes (mostly half-occlusions beside foreground objects) first take the
         // background value with a small weight, so the smoother does not mix
         // foreground into them; then the confidence-weighted smoother.
-        let pre = HoleFilling.backgroundFill(values, width: size.width, keep: covered)
+        var pre = HoleFilling.backgroundFill(values, width: size.width, keep: covered)
+        // Gaps too wide for a half-occlusion (blank surfaces) take the plane
+        // their measured border defines, before the smoother and as the
+        // final value (`BlankSurfaceFill`).
+        let blank = try blankSurfaces(values, confidence: confidence, covered: covered, guide: guideImage)
+        for i in blank.indices where blank[i].isFinite { pre.values[i] = blank[i] }
         let weights = zip(confidence, pre.filled).map { $1 ? Self.backgroundFillWeight : $0 }
         let smoothed = try CVEdgeAware.confidenceFill(
             values: .floats(pre.values, width: size.width, height: size.height),
@@ -241,16 +246,39 @@ public struct StereoDepthEstimator: @unchecked Sendable {
             inside[i] = min(max(blended, m - u), m + u)
         }
         let dense = HoleFilling.nearestFill(inside, width: size.width, keep: covered)
-        guard options.edgeSnap != nil, let edges else { return dense }
-        // At the depth discontinuities of the measurements the smoother still
-        // mixes the two surfaces (and fills half-occlusions from both sides):
-        // there each pixel takes the plane of the surface it belongs to.
-        let snapped = try edges.snap(
-            confidence: .floats(confidence, width: size.width, height: size.height),
-            filled: .floats(dense, width: size.width, height: size.height),
-            covered: CVMat(rows: size.height, cols: size.width, channels: 1, depth: .uint8,
-                           bytes: covered.map { $0 ? 255 : 0 })).floats()
-        return zip(snapped, covered).map { $1 ? $0 : .nan }
+        var out = dense
+        if options.edgeSnap != nil, let edges {
+            // At the depth discontinuities of the measurements the smoother still
+            // mixes the two surfaces (and fills half-occlusions from both sides):
+            // there each pixel takes the plane of the surface it belongs to.
+            let snapped = try edges.snap(
+                confidence: .floats(confidence, width: size.width, height: size.height),
+                filled: .floats(dense, width: size.width, height: size.height),
+                covered: CVMat(rows: size.height, cols: size.width, channels: 1, depth: .uint8,
+                               bytes: covered.map { $0 ? 255 : 0 })).floats()
+            out = zip(snapped, covered).map { $1 ? $0 : .nan }
+        }
+        // A blank surface keeps its plane: the snap's planes come from the
+        // measurements beyond a jump, which a blank surface has none of.
+        for i in blank.indices where blank[i].isFinite { out[i] = blank[i] }
+        return out
+    }
+
+    /// The planes of the blank surfaces of `values` (`WideGaps`,
+    /// `BlankSurfaceFill`), NaN elsewhere. A half-occlusion's margin is a
+    /// matching window on each side of it.
+    func blankSurfaces(_ values: [Float], confidence: [Float], covered: [Bool], guide: Image) throws -> [Float] {
+        let size = alignment.size
+        let scale = Float(edgeParameters.disparityScale)
+        let wide = WideGaps.mask(values, width: size.width, keep: covered, scale: scale,
+                                 margin: Float(2 * parameters.refineRadius) * scale)
+        guard wide.contains(true) else { return [Float](repeating: .nan, count: values.count) }
+        let blurred = try ImageOps.gaussianBlur(guide, sigma: Self.blankSurfaceGuideSigma)
+        let surfaces = BlankSurfaceFill(width: size.width, height: size.height,
+                                        colour: try blurred.pixels(as: UInt8.self).map(Float.init),
+                                        channels: blurred.channels)
+        return surfaces.fill(values: values, confidence: confidence, target: wide,
+                             scale: options.measuredTolerancePixels ?? Self.blankSurfaceFitScale)
     }
 
     /// The smallest disparity kept, f B / max depth (`minimumDisparity` px
@@ -275,6 +303,12 @@ public struct StereoDepthEstimator: @unchecked Sendable {
     /// Holes pre-filled with the background value enter the smoother with
     /// this weight: enough to keep foreground out, little against any measurement.
     static let backgroundFillWeight: Float = 0.02
+    /// The guide is blurred by this sigma (px) before segmenting blank
+    /// surfaces: its noise, not its edges, goes.
+    static let blankSurfaceGuideSigma = 1.0
+    /// The blank surfaces' plane fit uses the measurements' tolerance as its
+    /// scale, or this (px, about 2 sigma of the refinement's noise) without one.
+    static let blankSurfaceFitScale = 0.1
     /// Where the smoother's normalizing weight is below this, nothing
     /// reached the pixel: NaN, for the nearest-value fill.
     static let minimumFillWeight = 1e-6
