@@ -29,21 +29,26 @@ struct SupportPlane: Equatable {
     /// clamps the plane.
     static let inlierScales = 3.0
 
+    /// A start candidate's inliers must weigh at least this share of the
+    /// best candidate's: a surface's own border against the rims of one
+    /// occluder (which may outnumber it), not against stray matches.
+    static let candidateShare = 1.0 / 3
+    /// Start candidates drawn (`start`): enough to hit a surface holding a
+    /// tenth of the support many times over.
+    static let candidates = 100
+
     /// The robust plane of `points` (nil with fewer than `minimumSupport` or
-    /// no weight): least squares weighted by w / (1 + (r / s)^2) for the
-    /// residual r of the previous round, starting from the constant at the
-    /// support's lower quartile (occluders' rims, measured at their larger
-    /// disparities, lose), then clamped to the inliers' range (a plane's
-    /// extremes over a region lie on its border, where its support is).
+    /// no weight): from the `start` hypothesis, least squares weighted by
+    /// w / (1 + (r / s)^2) for the residual r of the previous round, then
+    /// clamped to the inliers' range (a plane's extremes over a region lie on
+    /// its border, where its support is).
     static func fit(_ points: [Point], scale s: Double) -> SupportPlane? {
         guard points.count >= minimumSupport else { return nil }
         let total = points.reduce(0) { $0 + $1.w }
         guard total > 0 else { return nil }
         let x0 = points.reduce(0) { $0 + $1.w * $1.x } / total
         let y0 = points.reduce(0) { $0 + $1.w * $1.y } / total
-        let sorted = points.map(\.d).sorted()
-        var plane = SupportPlane(x0: x0, y0: y0, c: sorted[sorted.count / 4], a: 0, b: 0,
-                                 low: sorted[0], high: sorted[sorted.count - 1])
+        var plane = start(points, x0: x0, y0: y0, scale: s)
         for _ in 0..<iterations {
             // Normal equations of the weighted least squares in (c, a, b).
             var m = [Double](repeating: 0, count: 9), v = [Double](repeating: 0, count: 3), sw = 0.0
@@ -69,6 +74,23 @@ struct SupportPlane: Equatable {
         return plane
     }
 
+    /// The fit's start, a constant plane: of the disparities of `candidates`
+    /// support points (drawn by a fixed generator: the same map gives the
+    /// same fill), the smallest whose inliers (within `inlierScales` s) weigh
+    /// at least `candidateShare` of the best one's. A blank surface lies
+    /// behind whatever occludes it; an occluder's rims, measured beside it at
+    /// its larger disparity, may outnumber the surface's own border. (Planes
+    /// through three points as candidates chose slanted planes across several
+    /// groups of the support on the office render: constants only.)
+    static func start(_ points: [Point], x0: Double, y0: Double, scale s: Double) -> SupportPlane {
+        var generator = SplitMix(seed: UInt64(points.count))
+        let levels = (0..<candidates).map { _ in points[Int(generator.next() % UInt64(points.count))].d }
+        let weights = levels.map { c in points.reduce(0) { abs($1.d - c) <= inlierScales * s ? $0 + $1.w : $0 } }
+        let best = weights.max() ?? 0
+        let c = zip(levels, weights).filter { $0.1 >= candidateShare * best }.map(\.0).min() ?? points[0].d
+        return SupportPlane(x0: x0, y0: y0, c: c, a: 0, b: 0, low: 0, high: 0)
+    }
+
     /// Solves the 3x3 system m x = v (row-major) by Cramer's rule; nil when
     /// (nearly) singular.
     static func solve3(_ m: [Double], _ v: [Double]) -> [Double]? {
@@ -83,5 +105,19 @@ struct SupportPlane: Equatable {
             for r in 0..<3 { mj[r * 3 + j] = v[r] }
             return det(mj) / d
         }
+    }
+}
+
+/// SplitMix64 (Steele, Lea, Flood 2014): a small, fixed generator for the
+/// hypotheses, so a fill is reproducible.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
