@@ -1,0 +1,42 @@
+import DualcamGeometry
+import XCTest
+@testable import DualcamStereo
+
+/// Issue 17's blank surfaces on the rendered `office` (nominal rig,
+/// 1920x1440, tele reference, photo-size output, clean): the painted walls
+/// and ceiling that the unfiltered map left empty take the planes their
+/// measured borders define.
+final class BlankSurfaceAcceptanceTests: XCTestCase {
+    /// Mean abs rel of the filtered depth over the painted surfaces' pixels
+    /// that unfiltered left empty. Measured 5.9 % (the row fill before the
+    /// blank surfaces: 41 %); the issue's target is 2 %, which also needs
+    /// the unfiltered map's wrong measurements on those walls gone.
+    func testPaintedSurfacesTakeTheirBorderPlanes() throws {
+        let run = try DepthAcceptanceTests.run("office")
+        let pair = try DepthFixtures.pair("office")
+        let view = pair.view(run.estimator.reference)
+        let names = pair.scene.objects.map(\.name)
+        let (w, h) = (run.result.size.width, run.result.size.height)
+        let (sw, sh) = (view.size.width, view.size.height)
+        var sum = 0.0, count = 0
+        for y in 0..<h {
+            for x in 0..<w {
+                let i = y * w + x
+                guard run.result.unfilteredDisparityPixels[i].isNaN else { continue }
+                // The view's pixel under the output pixel's centre (as DepthTruth samples it).
+                let nx = min(sw - 1, max(0, Int(((Double(x) + 0.5) * Double(sw) / Double(w) - 0.5).rounded())))
+                let ny = min(sh - 1, max(0, Int(((Double(y) + 0.5) * Double(sh) / Double(h) - 0.5).rounded())))
+                let id = Int(view.objectIDs[ny * sw + nx])
+                guard id >= 0, names[id].hasPrefix("painted") else { continue }
+                let truth = Double(run.truth.depth[i]), estimate = Double(run.result.depthMetres[i])
+                guard truth.isFinite, truth > 0 else { continue }
+                sum += abs(estimate - truth) / truth
+                count += 1
+            }
+        }
+        let absRel = sum / Double(max(1, count))
+        print("blank surfaces office: painted holes \(count) px, filtered AbsRel \(absRel)")
+        XCTAssertGreaterThan(count, 50_000, "the painted walls are mostly unmeasured")
+        XCTAssertLessThanOrEqual(absRel, 0.10)
+    }
+}
