@@ -148,7 +148,9 @@ public struct StereoDepthEstimator: @unchecked Sendable {
         // A measured disparity below the floor lies beyond --max-depth (or
         // behind infinity: a mismatch that passed the tests): no measurement.
         let floor = disparityFloor
-        let unfiltered = alignment.sample(matched.disparity).map { $0 < floor ? .nan : $0 }
+        // Nor is a disparity within its own uncertainty of zero
+        // (`resolvesDepth`): its depth interval reaches infinity.
+        let unfiltered = alignment.sample(matched.disparity).map { $0 < floor || !resolvesDepth(disparity: $0) ? .nan : $0 }
         let matchConfidence = zip(alignment.sample(matched.confidence), unfiltered).map { c, d in d.isNaN || c.isNaN ? 0 : c }
         let (zone, edges) = try edgeZone(unfiltered)
         // In the edge zone the window may straddle two surfaces: medium at best.
@@ -198,6 +200,17 @@ public struct StereoDepthEstimator: @unchecked Sendable {
         guard let pixels = options.measuredTolerancePixels else { return .infinity }
         let u = Float(pixels) / max(c, Self.minimumToleranceConfidence)
         return c >= ConfidenceMap.highThreshold ? min(u, Float(options.highConfidenceTolerance) * abs(m)) : u
+    }
+
+    /// Whether a measured disparity d (rectified px) bounds the depth: d
+    /// exceeds the noise of a best match, `measuredTolerancePixels` (the
+    /// tolerance of `tolerance(measured:confidence:)` at confidence 1), so
+    /// f B / (d - u) is finite. Without a tolerance every value does.
+    /// (Dividing by the confidence as the tolerance does removed the office
+    /// render's correct low-confidence measurements of its blank wall.)
+    func resolvesDepth(disparity d: Float) -> Bool {
+        guard let pixels = options.measuredTolerancePixels else { return true }
+        return d > Float(pixels)
     }
 
     /// The confidence-weighted, reference-guided fill of `values` (rectified
@@ -261,6 +274,13 @@ public struct StereoDepthEstimator: @unchecked Sendable {
         // A blank surface keeps its plane: the snap's planes come from the
         // measurements beyond a jump, which a blank surface has none of.
         for i in blank.indices where blank[i].isFinite { out[i] = blank[i] }
+        // Nothing is filled beyond the measured range: the snap's and the
+        // blank surfaces' planes extrapolate, and a plane running towards
+        // zero disparity would put a fill kilometres away.
+        let measured = values.filter(\.isFinite)
+        if let low = measured.min(), let high = measured.max() {
+            for i in out.indices where out[i].isFinite { out[i] = min(max(out[i], low), high) }
+        }
         return out
     }
 

@@ -39,4 +39,24 @@ final class BlankSurfaceAcceptanceTests: XCTestCase {
         XCTAssertGreaterThan(count, 50_000, "the painted walls are mostly unmeasured")
         XCTAssertLessThanOrEqual(absRel, 0.10)
     }
+
+    /// On the office (a window onto a facade 20 m away, 1-2 px of disparity
+    /// on this rig): no measurement within the refinement's noise of zero
+    /// disparity (they made depths of kilometres), and nothing filled beyond
+    /// the measured range (the planes' extrapolation put fills at the
+    /// disparity floor: 2e7 m).
+    func testNoDepthBeyondWhatWasMeasured() throws {
+        let run = try DepthAcceptanceTests.run("office")
+        let measured = run.result.unfilteredDisparityPixels.filter(\.isFinite)
+        let noise = Float(try XCTUnwrap(run.estimator.options.measuredTolerancePixels))
+        XCTAssertGreaterThan(measured.min() ?? 0, noise)
+        let low = try XCTUnwrap(measured.min()), high = try XCTUnwrap(measured.max())
+        let filled = run.result.disparityPixels.filter(\.isFinite)
+        XCTAssertEqual(filled.count, run.result.coveredCount)
+        XCTAssertGreaterThanOrEqual(filled.min() ?? 0, low)
+        XCTAssertLessThanOrEqual(filled.max() ?? .infinity, high)
+        let farthest = run.result.depthMetres.filter(\.isFinite).max() ?? 0
+        print("blank surfaces office: farthest filtered depth \(farthest) m")
+        XCTAssertLessThan(farthest, 1000)
+    }
 }
