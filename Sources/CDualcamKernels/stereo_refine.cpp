@@ -44,6 +44,7 @@ constexpr int kBatch = 2;
 struct RowJob {
     const View *view;
     float *ref, *conf;
+    float *sigma;         // NULL: no noise prediction
     const uint8_t *mask;  // NULL: every pixel
     WindowView window;
     size_t stride;
@@ -56,7 +57,7 @@ struct RowJob {
 /// moves by half the correction), give sum(w j res), sum(w j^2) and the
 /// correlation in closed form. Returns false when the window is flat.
 inline __attribute__((always_inline)) bool gauss_newton_step(const Moments &s, float sw, float sign, double &step,
-                                                             double &corr, double &gradEnergy) {
+                                                             double &corr, double &gradEnergy, double &curvature) {
     const double mb = s.b / sw, mm = s.m / sw;
     const double vb = std::max(0.0, s.bb - s.b * mb), vm = std::max(0.0, s.mm - s.m * mm);
     const double sb = std::sqrt(vb / sw), sm = std::sqrt(vm / sw);
@@ -68,6 +69,7 @@ inline __attribute__((always_inline)) bool gauss_newton_step(const Moments &s, f
                        B * B * (s.mxm - mm * s.mx));
     const double jj = 0.25 * (A * A * s.bxbx + 2 * A * B * s.bxmx + B * B * s.mxmx);
     corr = A * B * (s.bm - s.b * mm) / sw;
+    curvature = jj;
     if (jj < kMinCurvature) return false;
     step = std::clamp(-jr / jj, -kMaxStep, kMaxStep);
     return true;
@@ -80,6 +82,7 @@ struct PixelFit {
     float d0, sw, centre, cm, ay, ax;
     int x, p0;
     double delta, corr, gradEnergy;
+    double curvature;  // sum(w j^2) of the last step
     bool running;  // false once converged
 };
 
@@ -110,7 +113,7 @@ inline __attribute__((always_inline)) bool fit_begin(const View &v, const Window
     f.cm = v.match[y * v.stride + std::clamp(x - (int)std::lround(v.sign * d), 0, v.cols - 1)];
     f.ay = (float)(-v.sign * gy);
     f.ax = (float)(1.0 - v.sign * gx);  // ax >= 0.5
-    f.delta = 0; f.corr = -1; f.gradEnergy = 0;
+    f.delta = 0; f.corr = -1; f.gradEnergy = 0; f.curvature = 0;
     f.running = true;
     return true;
 }
@@ -121,11 +124,22 @@ inline __attribute__((always_inline)) bool fit_step(const View &v, const WindowV
     Moments s;
     if (!window_moments<R>(v, win, f.x, f.p0, f.d0, f.delta, f.ay, f.ax, f.centre, f.cm, f.weights, s)) return false;
     double step = 0;
-    if (!gauss_newton_step(s, f.sw, v.sign, step, f.corr, f.gradEnergy)) return false;
+    if (!gauss_newton_step(s, f.sw, v.sign, step, f.corr, f.gradEnergy, f.curvature)) return false;
     f.delta += step;
     if (std::fabs(f.delta) > kMaxCorrection) return false;
     f.running = std::fabs(step) >= kConverged;
     return true;
+}
+
+/// The fit's predicted disparity standard deviation (px), `dck_refine_rows`'
+/// formula: sqrt(2 (1 - zncc) (sum w^2 / sum w) / sum(w j^2)), with the ZNCC
+/// and the curvature of its last Gauss-Newton step.
+template <int R>
+inline float predicted_sigma(const PixelFit<R> &f) {
+    float sw2 = 0;
+    for (int i = 0; i < Window<R>::padded; ++i) sw2 += f.weights[i] * f.weights[i];
+    const double residual = std::max(0.0, 2 * (1 - f.corr));
+    return (float)std::sqrt(residual * (sw2 / f.sw) / std::max(f.curvature, kMinCurvature));
 }
 
 /// Refines the disparities d[xs[i]] of row y (i < count <= kBatch) and scales
@@ -155,6 +169,7 @@ inline __attribute__((always_inline)) void refine_pixels(const RowJob &job, int 
         const float texture = (float)(1.0 - std::exp(-f.gradEnergy / ((double)v.textureSigma * v.textureSigma)));
         const double cz = std::clamp((zncc - job.minZncc) / (1.0 - job.minZncc), 0.0, 1.0);
         c[x] = (float)(c[x] * cz * texture);
+        if (job.sigma) job.sigma[(size_t)y * job.stride + x] = predicted_sigma<R>(f);
     }
 }
 
@@ -220,7 +235,7 @@ extern "C" int dck_refine_rows(const dck_refine_job *job, int y0, int y1, dck_er
         const View view{j.base, j.match, j.base_dx, j.disparity, j.cols, j.rows, (int)j.stride, j.sign,
                         (float)j.texture_sigma, quads.values.data(), row0};
         const WindowTable window(j.radius, j.cols);
-        const RowJob rows{&view, j.ref, j.conf, j.mask,
+        const RowJob rows{&view, j.ref, j.conf, j.sigma, j.mask,
                           WindowView{window.dx.data(), window.dy.data(), window.inside.data(),
                                      window.quadRel.data()},
                           j.stride, j.min_zncc};

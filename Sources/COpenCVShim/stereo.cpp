@@ -187,10 +187,11 @@ extern "C" int dc_undistort_rectify_points(const double *k, const double *dist, 
 extern "C" int dc_stereo_match(const dc_mat *left, const dc_mat *right, const dc_mat *left_valid,
                                const dc_mat *right_valid, const dc_stereo_params *params, int reference_right,
                                const dc_mat *refine_mask, dc_mat **disparity, dc_mat **confidence,
-                               dc_error *err) {
+                               dc_mat **disparity_sigma, dc_error *err) {
     return guarded(err, [&]() -> int {
         if (!disparity || !confidence) return fail(err, DC_ERR_ARGUMENT, "dc_stereo_match: out is NULL");
         *disparity = nullptr; *confidence = nullptr;
+        if (disparity_sigma) *disparity_sigma = nullptr;
         if (int status = check_pair(left, right, err)) return status;
         if (int status = check_params(params, err)) return status;
         const cv::Size size = left->mat.size();
@@ -224,13 +225,19 @@ extern "C" int dc_stereo_match(const dc_mat *left, const dc_mat *right, const dc
         cv::Mat conf(size, CV_32F, cv::Scalar(0));
         if (int status = left_right_check(ref, other, conf, valid[r], valid[1 - r], sign, p.lr_tolerance, err))
             return status;
+        // NaN wherever the refinement predicts nothing (not refined, or no refinement).
+        cv::Mat sigma;
+        if (disparity_sigma) sigma = cv::Mat(size, CV_32F, cv::Scalar(std::numeric_limits<float>::quiet_NaN()));
         if (p.refine) {
             const RefineInputs in{std::move(views[r]), std::move(views[1 - r]), ref.clone(), sign, p.refine_radius,
                                   p.texture_sigma > 0 ? p.texture_sigma : kDefaultTextureSigma};
-            if (int status = refine_disparities(in, ref, conf, refine_mask ? refine_mask->mat : cv::Mat(), p.min_zncc, err))
+            if (int status = refine_disparities(in, ref, conf, refine_mask ? refine_mask->mat : cv::Mat(), p.min_zncc,
+                                                disparity_sigma ? &sigma : nullptr, err))
                 return status;
         }
         if (int status = emit(std::move(ref), disparity, err)) return status;
+        if (disparity_sigma)
+            if (int status = emit(std::move(sigma), disparity_sigma, err)) return status;
         return emit(std::move(conf), confidence, err);
     });
 }

@@ -38,15 +38,16 @@ RefineImage make_refine_image(const cv::Mat &grey) {
 }
 
 int refine_disparities(const RefineInputs &in, cv::Mat &ref, cv::Mat &conf, const cv::Mat &mask, double minZncc,
-                       dc_error *err) {
+                       cv::Mat *sigma, dc_error *err) {
     for (const cv::Mat *m : std::initializer_list<const cv::Mat *>{&in.base.image, &in.match.image, &in.base.dx,
                                                                     &in.match.dx, &in.disparity, &ref, &conf})
         CV_Assert(m->type() == CV_32FC1 && m->isContinuous() && m->size() == ref.size());
+    CV_Assert(!sigma || (sigma->type() == CV_32FC1 && sigma->isContinuous() && sigma->size() == ref.size()));
     CV_Assert(mask.empty() || (mask.type() == CV_8UC1 && mask.isContinuous() && mask.size() == ref.size()));
     const dck_refine_job job{in.base.image.ptr<float>(), in.match.image.ptr<float>(), in.base.dx.ptr<float>(),
                              in.match.dx.ptr<float>(), in.disparity.ptr<float>(), ref.ptr<float>(), conf.ptr<float>(),
                              mask.empty() ? nullptr : mask.ptr<uint8_t>(), (size_t)ref.cols, ref.cols, ref.rows,
-                             in.sign, in.radius, in.textureSigma, minZncc};
+                             in.sign, in.radius, in.textureSigma, minZncc, sigma ? sigma->ptr<float>() : nullptr};
     return parallel_kernel(cv::Range(0, ref.rows), err,
                            [&](int y0, int y1, dck_error *e) { return dck_refine_rows(&job, y0, y1, e); });
 }

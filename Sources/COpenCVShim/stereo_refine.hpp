@@ -27,7 +27,9 @@ struct RefineInputs {
 /// Refines every finite disparity of `ref` (where `mask` is non-zero, or
 /// everywhere when it is empty) in place, in parallel over rows (see
 /// dck_refine_rows). Returns DC_OK or the kernel's error.
+/// `sigma` (nullable, float32 of ref's size): each refined pixel's predicted
+/// disparity standard deviation (dck_refine_rows), other pixels left as is.
 int refine_disparities(const RefineInputs &in, cv::Mat &ref, cv::Mat &conf, const cv::Mat &mask, double minZncc,
-                       dc_error *err);
+                       cv::Mat *sigma, dc_error *err);
 
 }  // namespace dualcam_shim

@@ -54,7 +54,7 @@ extension FusionYardstick {
                     options: ((Double) -> DepthFusion.Options)? = nil) throws -> FusionYardstickRun {
         let start = DispatchTime.now().uptimeNanoseconds
         let wideIntrinsics = try rig.camera(.wide).model.intrinsics.scaled(to: wideSize)
-        var stereoMap: (map: DepthMap, confidence: [Float])?
+        var stereoMap: TeleStereo.Output?
         if stereo {
             guard let range = StereoDepthRange.fromSamples(depthsMetres: samples.map(\.depth)) else {
                 throw DualcamError.invalidValue(name: "samples", reason: "none usable")
@@ -64,7 +64,8 @@ extension FusionYardstick {
         }
         let outcome = try FusionPipeline.run(FusionRequest(
             wide: wide, wideIntrinsics: wideIntrinsics, samples: depthSamples, stereo: stereoMap?.map,
-            stereoConfidence: stereoMap?.confidence, outputSize: outputSize), options: options)
+            stereoConfidence: stereoMap?.confidence, stereoRelativeSigma: stereoMap?.relativeSigma, outputSize: outputSize),
+            options: options)
         let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
         let truth = self.truth(at: outputSize)
         let result = outcome.result

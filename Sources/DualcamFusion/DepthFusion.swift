@@ -31,6 +31,9 @@ import Foundation
 ///    times its agreement with the samples, or more far from them; none where the
 ///    stereo measured nothing and the samples reach (there S is only the
 ///    smoothing's extension). Without stereo the samples alone are filled.
+///    Where the stereo's predicted noise is below the samples' (the
+///    refinement's Gauss-Newton sigma, calibrated), D + R replaces the
+///    completion: averaging costs accuracy on clean stereo (`StereoTrust`).
 /// 5. Local planes: where the samples around a pixel lie on one plane
 ///    (linear in inverse depth) that agrees with the fill there, the pixel
 ///    takes that plane (`LocalPlanes`): the fills are piecewise smooth, not
@@ -85,6 +88,7 @@ public enum DepthFusion {
 
         let first = try run.firstFills(used: used, verification: verification, alignment: alignment)
         var inverse = try run.smoothStereoAndComplete(first, used: used)
+        run.keepPreciseStereo(&inverse, first: first, verification: verification)
         run.localPlanes(&inverse, verification: verification)
         inverse = try run.fillRemaining(used.clamped(inverse), first: first, used: used)
         var depth = inverse.map { $0.isFinite && $0 > 0 ? 1 / $0 : Float.nan }
@@ -112,6 +116,9 @@ public enum DepthFusion {
         }
         if let stereo = input.stereo, stereo.count != n {
             throw DualcamError.invalidValue(name: "stereo", reason: "expected \(size) values, got \(stereo.count)")
+        }
+        if let sigma = input.stereoRelativeSigma, sigma.count != n {
+            throw DualcamError.invalidValue(name: "stereo noise", reason: "expected \(size) values, got \(sigma.count)")
         }
         guard !input.samples.isEmpty else {
             throw DualcamError.invalidValue(name: "samples", reason: "no samples inside the image")

@@ -50,6 +50,9 @@ extension DepthFusion {
         /// beyond the samples' range take the stereo's shape rather than the
         /// nearest value; nil leaves them to the last-resort morphology.
         public var wideHoleSmoother: CVEdgeAware.SmootherParameters? = .init(lambda: 2400, sigmaColor: 12, iterations: 2)
+        /// Where the locally aligned stereo replaces the completion, given its
+        /// predicted noise (`FusionInput.stereoRelativeSigma`); nil: never.
+        public var stereoTrust: StereoTrust? = StereoTrust()
         /// The samples' depth noise (sigma, metres): the verifier's plane test,
         /// high confidence, the local planes, `SampleNoise`'s fallback.
         public var sampleNoiseMetres = 0.01

@@ -16,15 +16,18 @@ public struct FusionRequest: Sendable {
     /// its scale and offset are fitted), at the wide size or the same aspect.
     public var stereo: DepthMap?
     public var stereoConfidence: [Float]?
+    /// The stereo's predicted relative depth noise (`FusionInput.stereoRelativeSigma`), at the stereo's size.
+    public var stereoRelativeSigma: [Float]?
     public var outputSize: PixelSize
 
     public init(wide: Image, wideIntrinsics: Intrinsics, samples: [DepthSample], stereo: DepthMap? = nil,
-                stereoConfidence: [Float]? = nil, outputSize: PixelSize) {
+                stereoConfidence: [Float]? = nil, stereoRelativeSigma: [Float]? = nil, outputSize: PixelSize) {
         self.wide = wide
         self.wideIntrinsics = wideIntrinsics
         self.samples = samples
         self.stereo = stereo
         self.stereoConfidence = stereoConfidence
+        self.stereoRelativeSigma = stereoRelativeSigma
         self.outputSize = outputSize
     }
 }
@@ -86,7 +89,7 @@ public enum FusionPipeline {
         }
         let guide = wideSize == out ? rgb : try ImageOps.resize(rgb, width: out.width, height: out.height, interpolation: .area)
         var stereo: [Float]?
-        var stereoConfidence: [Float]?
+        var stereoConfidence: [Float]?, stereoSigma: [Float]?
         if let map = request.stereo {
             guard DepthOutputSize.hasAspect(of: wideSize, map.size) else {
                 throw DualcamError.invalidValue(name: "stereo", reason: "is \(map.size) but the wide image is \(wideSize); expected the same aspect ratio")
@@ -100,11 +103,15 @@ public enum FusionPipeline {
                 let cm = try DepthMap(size: map.size, values: c, type: .disparity)
                 stereoConfidence = map.size == out ? c : try cm.resized(to: out, method: .area).values.map { $0.isFinite ? $0 : 0 }
             }
+            if let s = request.stereoRelativeSigma {
+                stereoSigma = map.size == out ? s : try DepthMap(size: map.size, values: s, type: .disparity).resized(to: out, method: .area).values
+            }
         }
         let prepare = clock.lap()
         let focal = (intrinsics.fx + intrinsics.fy) / 2
         let fusionOptions = options?(focal) ?? DepthFusion.Options(focalPixels: focal)
-        let input = FusionInput(size: out, guideRGB: guide.bytes, samples: samples, stereo: stereo, stereoConfidence: stereoConfidence)
+        let input = FusionInput(size: out, guideRGB: guide.bytes, samples: samples, stereo: stereo, stereoConfidence: stereoConfidence,
+                                stereoRelativeSigma: stereoSigma)
         return FusionOutcome(result: try DepthFusion.fuse(input, options: fusionOptions), intrinsics: intrinsics,
                              prepareMilliseconds: prepare)
     }

@@ -4,7 +4,8 @@ import DualcamGeometry
 extension DepthFusion {
     /// What a fusion runs: which stages apply follows from it, decided once (`Plan`).
     enum Mode: Equatable {
-        /// Samples and stereo: align, verify, local alignment, smooth stereo, complete, planes, relabel, fill.
+        /// Samples and stereo: align, verify, local alignment, smooth stereo, complete, keep precise stereo,
+        /// planes, relabel, fill.
         case stereo
         /// Samples alone, the guided fill: verify, complete, planes, relabel, fill.
         case samplesGuided
@@ -198,6 +199,13 @@ struct FusionRun {
         return try StereoCompletion.complete(smoothed: smoothed, corrected: corrected, samplesOnly: first.samplesOnly,
                                              agreement: agreement, distance: first.distance, used: used, completion: guided,
                                              options: options)
+    }
+
+    /// Stage "keep precise stereo" (`StereoTrust`), with stereo whose noise is predicted.
+    func keepPreciseStereo(_ inverse: inout [Float], first: DepthFusion.FirstFills, verification: DepthFusion.Verification) {
+        guard let trust = options.stereoTrust, let corrected = first.corrected, let sigma = input.stereoRelativeSigma,
+              sigma.count == corrected.count else { return }
+        trust.apply(&inverse, corrected: corrected, relativeSigma: sigma, noise: verification.noise)
     }
 
     /// Stage "local planes": planes of the samples replace the fill where they apply.

@@ -42,14 +42,18 @@ public struct FusionInput: Sendable {
     public var stereo: [Float]?
     /// Per-pixel stereo confidence in [0, 1] (nil: 1 wherever stereo is finite).
     public var stereoConfidence: [Float]?
+    /// Per-pixel predicted relative depth noise sigma_Z / Z of the stereo
+    /// (`StereoDepthResult.relativeDepthSigma`, uncalibrated; NaN or nil: unknown).
+    public var stereoRelativeSigma: [Float]?
 
     public init(size: PixelSize, guideRGB: [UInt8], samples: [MetricSample], stereo: [Float]? = nil,
-                stereoConfidence: [Float]? = nil) {
+                stereoConfidence: [Float]? = nil, stereoRelativeSigma: [Float]? = nil) {
         self.size = size
         self.guideRGB = guideRGB
         self.samples = samples
         self.stereo = stereo
         self.stereoConfidence = stereoConfidence
+        self.stereoRelativeSigma = stereoRelativeSigma
     }
 }
 

@@ -12,12 +12,21 @@ import DualcamImaging
 /// The disparity search covers `depthRange` (`StereoDepthRange`: given, or
 /// from the samples).
 public enum TeleStereo {
+    /// The stereo for fusion: its depth map, confidence and predicted relative
+    /// depth noise (`StereoDepthResult.relativeDepthSigma`).
+    public struct Output: Sendable {
+        public let map: DepthMap
+        public let confidence: [Float]
+        public let relativeSigma: [Float]?
+    }
+
     public static func compute(rig: Rig, wide: Image, tele: Image, wideIntrinsics: Intrinsics? = nil,
-                               outputSize: PixelSize, depthRange: StereoDepthRange) throws -> (map: DepthMap, confidence: [Float]) {
+                               outputSize: PixelSize, depthRange: StereoDepthRange) throws -> Output {
         var options = StereoDepthOptions()
         options.reference = .wide
         options.outputSize = outputSize
         options.filtered = false
+        options.predictsNoise = true
         options.minDepthMetres = depthRange.minDepthMetres
         options.maxDepthMetres = depthRange.maxDepthMetres
         options.minDepthLabel = depthRange.minDepthLabel
@@ -30,6 +39,6 @@ public enum TeleStereo {
         // Depth (not pixel disparity): Z along the wide axis differs from the
         // rectified camera's by a per-pixel factor, so 1/Z is what is affine.
         let map = try DepthMap(size: result.size, values: result.depthMetres, type: .depth, accuracy: .relative)
-        return (map, result.confidence)
+        return Output(map: map, confidence: result.confidence, relativeSigma: result.relativeDepthSigma)
     }
 }

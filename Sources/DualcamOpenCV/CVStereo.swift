@@ -78,13 +78,28 @@ public enum CVStereo {
     public static func match(left: CVMat, right: CVMat, leftValid: CVMat?, rightValid: CVMat?,
                              parameters: CVStereoParameters, referenceIsRight: Bool,
                              refineMask: CVMat?) throws -> (disparity: CVMat, confidence: CVMat) {
+        let m = try match(left: left, right: right, leftValid: leftValid, rightValid: rightValid, parameters: parameters,
+                          referenceIsRight: referenceIsRight, refineMask: refineMask, predictsNoise: false)
+        return (m.disparity, m.confidence)
+    }
+
+    /// `match`, and with `predictsNoise` also each refined pixel's predicted
+    /// disparity standard deviation in pixels (float32, NaN where the
+    /// refinement did not run; the formula in dualcam_kernels_stereo.h).
+    public static func match(left: CVMat, right: CVMat, leftValid: CVMat?, rightValid: CVMat?,
+                             parameters: CVStereoParameters, referenceIsRight: Bool, refineMask: CVMat?,
+                             predictsNoise: Bool) throws -> (disparity: CVMat, confidence: CVMat, disparitySigma: CVMat?) {
         var params = parameters.shim
-        var d: OpaquePointer?, c: OpaquePointer?
+        var d: OpaquePointer?, c: OpaquePointer?, s: OpaquePointer?
         try Shim.call("stereo match") {
-            dc_stereo_match(left.handle, right.handle, leftValid?.handle, rightValid?.handle, &params,
-                            referenceIsRight ? 1 : 0, refineMask?.handle, &d, &c, $0)
+            if predictsNoise {
+                return dc_stereo_match(left.handle, right.handle, leftValid?.handle, rightValid?.handle, &params,
+                                       referenceIsRight ? 1 : 0, refineMask?.handle, &d, &c, &s, $0)
+            }
+            return dc_stereo_match(left.handle, right.handle, leftValid?.handle, rightValid?.handle, &params,
+                                   referenceIsRight ? 1 : 0, refineMask?.handle, &d, &c, nil, $0)
         }
-        return (try CVMat(adopting: d!), try CVMat(adopting: c!))
+        return (try CVMat(adopting: d!), try CVMat(adopting: c!), try s.map { try CVMat(adopting: $0) })
     }
 
     /// Plain OpenCV: StereoSGBM (left + right matcher) and the ximgproc

@@ -20,6 +20,12 @@ public struct StereoDepthResult: Sendable {
     public let depthMetres: [Float]
     /// Per-pixel confidence in [0, 1] of the measured values (0 where not measured).
     public let confidence: [Float]
+    /// With `StereoDepthOptions.predictsNoise`: each measured value's predicted
+    /// relative depth noise sigma_Z / Z = sigma_d / d (Z = f B / d: sigma_Z =
+    /// Z^2 sigma_d / (f B)), sigma_d the refinement's Gauss-Newton prediction
+    /// (dualcam_kernels_stereo.h, uncalibrated); NaN where not measured or not
+    /// refined. nil without the option.
+    public var relativeDepthSigma: [Float]? = nil
     /// f B of the rectified pair.
     public let pixelsPerInverseMetre: Double
     /// Output pixels inside the overlap of both cameras, and their bounding box.
@@ -144,7 +150,8 @@ public struct StereoDepthEstimator: @unchecked Sendable {
         let pair = try rectify(wide: wide, tele: tele)
         let matched = try CVStereo.match(left: pair.left, right: pair.right, leftValid: pair.leftValid,
                                          rightValid: pair.rightValid, parameters: parameters,
-                                         referenceIsRight: pair.referenceIsRight, refineMask: refineMask)
+                                         referenceIsRight: pair.referenceIsRight, refineMask: refineMask,
+                                         predictsNoise: options.predictsNoise)
         // A measured disparity below the floor lies beyond --max-depth (or
         // behind infinity: a mismatch that passed the tests): no measurement.
         let floor = disparityFloor
@@ -162,7 +169,11 @@ public struct StereoDepthEstimator: @unchecked Sendable {
                               guide: reference == .wide ? wide : tele)
             if let temporal { values = temporal.smooth(values) }
         }
-        return result(values: values, unfiltered: unfiltered, confidence: confidence, filtered: options.filtered)
+        var out = result(values: values, unfiltered: unfiltered, confidence: confidence, filtered: options.filtered)
+        out.relativeDepthSigma = matched.disparitySigma.map { sigma in
+            zip(alignment.sample(sigma), unfiltered).map { s, d in d.isFinite && d > 0 ? s / d : .nan }
+        }
+        return out
     }
 
     /// The edge snap's parameters at the output size.

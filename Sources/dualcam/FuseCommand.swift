@@ -95,8 +95,8 @@ struct FuseCommand: ParsableCommand {
                                     maxDepth: givenMax, timings: timings)
         let outcome = try timings.measure("fuse") {
             try FusionPipeline.run(FusionRequest(wide: inputs.wide, wideIntrinsics: wideIntrinsics, samples: inputs.samples.samples,
-                                                 stereo: stereo?.map ?? inputs.stereo, stereoConfidence: stereo?.confidence,
-                                                 outputSize: resolved)) { focal in
+                                                 stereo: stereo?.output.map ?? inputs.stereo, stereoConfidence: stereo?.output.confidence,
+                                                 stereoRelativeSigma: stereo?.output.relativeSigma, outputSize: resolved)) { focal in
                 var options = DepthFusion.Options(focalPixels: focal)
                 options.samplesOnlyCompletion = completion
                 return options
@@ -141,7 +141,7 @@ struct FuseCommand: ParsableCommand {
     /// With --tele: the stereo computed from the pair over the depth range
     /// the samples span (or --min-depth/--max-depth); nil without --tele.
     func teleStereo(_ inputs: Inputs, wideIntrinsics: Intrinsics, outputSize: PixelSize, minDepth: Double?, maxDepth: Double?,
-                    timings: Timings) throws -> (map: DepthMap, confidence: [Float], range: StereoDepthRange)? {
+                    timings: Timings) throws -> (output: TeleStereo.Output, range: StereoDepthRange)? {
         guard let tele else { return nil }
         let range = Self.depthRange(samples: inputs.samples.samples, minDepth: minDepth, maxDepth: maxDepth)
         let teleImage = try readPipelineImage(tele, flag: "--tele")
@@ -149,7 +149,7 @@ struct FuseCommand: ParsableCommand {
             try TeleStereo.compute(rig: inputs.rig, wide: inputs.wide, tele: teleImage, wideIntrinsics: wideIntrinsics,
                                    outputSize: outputSize, depthRange: range)
         }
-        return (computed.map, computed.confidence, range)
+        return (computed, range)
     }
 
     /// The `--tele` stereo's depth range: the given bounds, the rest from the samples.

@@ -71,7 +71,7 @@ final class KernelTests: XCTestCase {
                                         base: b.baseAddress, match: m.baseAddress, base_dx: bdx.baseAddress,
                                         match_dx: mdx.baseAddress, disparity: d.baseAddress, ref: r.baseAddress,
                                         conf: c.baseAddress, mask: nil, stride: cols, cols: Int32(cols), rows: Int32(rows),
-                                        sign: 1, radius: 3, texture_sigma: 2, min_zncc: 0.5)
+                                        sign: 1, radius: 3, texture_sigma: 2, min_zncc: 0.5, sigma: nil)
                                     return dck_refine_rows(&job, 0, Int32(rows), &error)
                                 }
                             }
@@ -104,7 +104,7 @@ final class KernelTests: XCTestCase {
             var job = dck_refine_job(base: p.baseAddress, match: p.baseAddress, base_dx: p.baseAddress,
                                      match_dx: p.baseAddress, disparity: p.baseAddress, ref: p.baseAddress,
                                      conf: p.baseAddress, mask: nil, stride: 1, cols: 1, rows: 1, sign: 1, radius: 11,
-                                     texture_sigma: 2, min_zncc: 0.5)
+                                     texture_sigma: 2, min_zncc: 0.5, sigma: nil)
             XCTAssertEqual(dck_refine_rows(&job, 0, 1, &error), Int32(DCK_ERR_ARGUMENT))
             XCTAssertTrue(message(error).contains("radius"), message(error))
             job.radius = 2

@@ -73,7 +73,7 @@ final class FusionAccuracyTests: XCTestCase {
     /// to `rangeLimit` metres and the stereo computed from the rendered
     /// wide/tele pair by DualcamStereo, through `FusionPipeline`.
     static func fuseWithTele(_ scenario: FusionScenario, rangeLimit: Double) throws
-        -> (outcome: FusionOutcome, stereo: (map: DepthMap, confidence: [Float]), wideSamples: [DepthSample]) {
+        -> (outcome: FusionOutcome, stereo: TeleStereo.Output, wideSamples: [DepthSample]) {
         let rig = try Synthesizer.scaledRig(try NominalDevice.load().rig, to: FusionScenario.wideSize)
         let (_, drawn) = try scenario.samples(.random(fraction: 0.02), rangeLimit: rangeLimit)
         let wideSamples = drawn.map { DepthSample(x: Double($0.x), y: Double($0.y), depthMetres: $0.depth, confidence: $0.confidence) }
@@ -82,7 +82,8 @@ final class FusionAccuracyTests: XCTestCase {
                                             outputSize: FusionScenario.size, depthRange: range)
         let outcome = try FusionPipeline.run(FusionRequest(
             wide: scenario.wideImage, wideIntrinsics: try rig.camera(.wide).model.intrinsics, samples: wideSamples,
-            stereo: stereo.map, stereoConfidence: stereo.confidence, outputSize: FusionScenario.size))
+            stereo: stereo.map, stereoConfidence: stereo.confidence, stereoRelativeSigma: stereo.relativeSigma,
+            outputSize: FusionScenario.size))
         return (outcome, stereo, wideSamples)
     }
 

@@ -40,13 +40,22 @@ typedef struct dck_refine_job {
     int radius;           /* window radius, 1 to 10 */
     double texture_sigma; /* window gradient RMS (grey levels / px) where the texture term reaches 0.63 */
     double min_zncc;      /* refined matches below this ZNCC are invalid (in [-1, 1)) */
+    float *sigma;         /* optional (NULL: none), same layout: each refined pixel's predicted disparity
+                           * standard deviation (px), left as is elsewhere; see dck_refine_rows */
 } dck_refine_job;
 
 /* Refines every finite disparity of rows y0..<y1 (0 <= y0 <= y1 <= rows): a
  * pixel whose fit fails or whose ZNCC is below `min_zncc` becomes NaN with
  * confidence 0; otherwise its confidence is multiplied by the ZNCC term
  * clamp((zncc - min_zncc) / (1 - min_zncc)) and the texture term
- * 1 - exp(-gradient energy / texture_sigma^2). Row ranges are independent:
+ * 1 - exp(-gradient energy / texture_sigma^2). With `sigma`, a refined pixel
+ * also gets the Gauss-Newton prediction of its disparity's standard deviation
+ * sqrt(2 (1 - zncc) (sum w^2 / sum w) / sum(w j^2)): the normalised residual's
+ * weighted mean square 2 (1 - zncc) as the noise variance of one window pixel,
+ * over the curvature sum(w j^2), times sum w^2 / sum w for weights that are
+ * not inverse variances (pixels taken as independent: neighbours correlated
+ * by the images' smoothing make it an underestimate by a constant factor,
+ * which callers calibrate). Row ranges are independent:
  * callers may run disjoint ranges concurrently. */
 int dck_refine_rows(const dck_refine_job *job, int y0, int y1, dck_error *err);
 

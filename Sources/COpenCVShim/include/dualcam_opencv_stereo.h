@@ -55,10 +55,12 @@ typedef struct dc_stereo_params {
  * `refine_mask` (uint8, reference size) limits the subpixel refinement to its
  * non-zero pixels (others keep SGBM's value). Outputs (reference view):
  * `disparity` float32 (NaN invalid) and `confidence` float32 in [0, 1]
- * (0 where invalid). */
+ * (0 where invalid); optional `disparity_sigma` (NULL: not computed) float32,
+ * each refined pixel's predicted disparity standard deviation in pixels
+ * (dck_refine_rows), NaN where the refinement did not run. */
 int dc_stereo_match(const dc_mat *left, const dc_mat *right, const dc_mat *left_valid, const dc_mat *right_valid,
                     const dc_stereo_params *params, int reference_right, const dc_mat *refine_mask,
-                    dc_mat **disparity, dc_mat **confidence, dc_error *err);
+                    dc_mat **disparity, dc_mat **confidence, dc_mat **disparity_sigma, dc_error *err);
 
 /* Settings of OpenCV's own matchers (dc_stereo_opencv), as their create() takes them. */
 typedef struct dc_opencv_matcher {
