@@ -224,94 +224,6 @@ public struct StereoDepthEstimator: @unchecked Sendable {
         return d > Float(pixels)
     }
 
-    /// The confidence-weighted, reference-guided fill of `values` (rectified
-    /// pixel disparity at the output). Outside `edgeZone` a measured value
-    /// moves by at most its `tolerance`; in it the smoother and the edge snap
-    /// (to `edges`, the edges of `values`) decide.
-    func fill(_ values: [Float], confidence: [Float], edgeZone zone: [Bool], edges: CVEdgeZone?,
-              guide: Image) throws -> [Float] {
-        let size = alignment.size
-        guard values.contains(where: { $0.isFinite }) else { return values }
-        let guideImage = try ImageOps.resize(guide.eightBit(), width: size.width, height: size.height, interpolation: .area)
-        let covered = alignment.rectifiedIndex.map { $0 >= 0 }
-        // Holes (mostly half-occlusions beside foreground objects) first take the
-        // background value with a small weight, so the smoother does not mix
-        // foreground into them; then the confidence-weighted smoother.
-        var pre = HoleFilling.backgroundFill(values, width: size.width, keep: covered)
-        // Gaps too wide for a half-occlusion (blank surfaces) take the plane
-        // their measured border defines, before the smoother and as the
-        // final value (`BlankSurfaceFill`).
-        let blank = try blankSurfaces(values, confidence: confidence, covered: covered, guide: guideImage)
-        for i in blank.indices where blank[i].isFinite { pre.values[i] = blank[i] }
-        let weights = zip(confidence, pre.filled).map { $1 ? Self.backgroundFillWeight : $0 }
-        let smoothed = try CVEdgeAware.confidenceFill(
-            values: .floats(pre.values, width: size.width, height: size.height),
-            confidence: .floats(weights, width: size.width, height: size.height),
-            guide: guideImage.makeCVMat(), lambda: options.fillLambda, sigmaColor: options.fillSigmaColor,
-            minimumWeight: Self.minimumFillWeight).floats()
-        // Measured values m are kept in proportion to their confidence c (a
-        // confident match is not pulled towards its neighbours across a depth
-        // edge): v = c m + (1 - c) s. With `fillResidualPixels` tau set, the
-        // smoothed value s also replaces measured noise around a smooth
-        // surface: v = s + c min(1, ((m - s) / tau)^2) (m - s).
-        // Outside the overlap stays NaN; anything the smoother could not reach
-        // takes its nearest value.
-        // Either way a measured value outside the edge zone moves by at most its tolerance.
-        let tau = options.fillResidualPixels.map { Float($0) }
-        var inside = smoothed
-        for i in inside.indices {
-            if !covered[i] { inside[i] = .nan; continue }
-            let m = values[i], s = inside[i], c = min(max(confidence[i], 0), 1)
-            guard m.isFinite, s.isFinite else { continue }
-            let gate = tau.map { min(1, ((m - s) / $0) * ((m - s) / $0)) } ?? 1
-            let blended = s + c * gate * (m - s)
-            if zone[i] { inside[i] = blended; continue }
-            let u = tolerance(measured: m, confidence: c)
-            inside[i] = min(max(blended, m - u), m + u)
-        }
-        let dense = HoleFilling.nearestFill(inside, width: size.width, keep: covered)
-        var out = dense
-        if options.edgeSnap != nil, let edges {
-            // At the depth discontinuities of the measurements the smoother still
-            // mixes the two surfaces (and fills half-occlusions from both sides):
-            // there each pixel takes the plane of the surface it belongs to.
-            let snapped = try edges.snap(
-                confidence: .floats(confidence, width: size.width, height: size.height),
-                filled: .floats(dense, width: size.width, height: size.height),
-                covered: CVMat(rows: size.height, cols: size.width, channels: 1, depth: .uint8,
-                               bytes: covered.map { $0 ? 255 : 0 })).floats()
-            out = zip(snapped, covered).map { $1 ? $0 : .nan }
-        }
-        // A blank surface keeps its plane: the snap's planes come from the
-        // measurements beyond a jump, which a blank surface has none of.
-        for i in blank.indices where blank[i].isFinite { out[i] = blank[i] }
-        // Nothing is filled beyond the measured range: the snap's and the
-        // blank surfaces' planes extrapolate, and a plane running towards
-        // zero disparity would put a fill kilometres away.
-        let measured = values.filter(\.isFinite)
-        if let low = measured.min(), let high = measured.max() {
-            for i in out.indices where out[i].isFinite { out[i] = min(max(out[i], low), high) }
-        }
-        return out
-    }
-
-    /// The planes of the blank surfaces of `values` (`WideGaps`,
-    /// `BlankSurfaceFill`), NaN elsewhere. A half-occlusion's margin is a
-    /// matching window on each side of it.
-    func blankSurfaces(_ values: [Float], confidence: [Float], covered: [Bool], guide: Image) throws -> [Float] {
-        let size = alignment.size
-        let scale = Float(edgeParameters.disparityScale)
-        let wide = WideGaps.mask(values, width: size.width, keep: covered, scale: scale,
-                                 margin: Float(2 * parameters.refineRadius) * scale)
-        guard wide.contains(true) else { return [Float](repeating: .nan, count: values.count) }
-        let blurred = try ImageOps.gaussianBlur(guide, sigma: Self.blankSurfaceGuideSigma)
-        let surfaces = BlankSurfaceFill(width: size.width, height: size.height,
-                                        colour: try blurred.pixels(as: UInt8.self).map(Float.init),
-                                        channels: blurred.channels)
-        return surfaces.fill(values: values, confidence: confidence, target: wide,
-                             scale: options.measuredTolerancePixels ?? Self.blankSurfaceFitScale)
-    }
-
     /// The smallest disparity kept, f B / max depth (`minimumDisparity` px
     /// without a maximum): smaller values are no measurement.
     var disparityFloor: Float {
@@ -331,18 +243,6 @@ public struct StereoDepthEstimator: @unchecked Sendable {
     /// A measurement's tolerance divides by its confidence, at least this:
     /// a zero-confidence value may move anywhere, but the division stays finite.
     static let minimumToleranceConfidence: Float = 1e-3
-    /// Holes pre-filled with the background value enter the smoother with
-    /// this weight: enough to keep foreground out, little against any measurement.
-    static let backgroundFillWeight: Float = 0.02
-    /// The guide is blurred by this sigma (px) before segmenting blank
-    /// surfaces: its noise, not its edges, goes.
-    static let blankSurfaceGuideSigma = 1.0
-    /// The blank surfaces' plane fit uses the measurements' tolerance as its
-    /// scale, or this (px, about 2 sigma of the refinement's noise) without one.
-    static let blankSurfaceFitScale = 0.1
-    /// Where the smoother's normalizing weight is below this, nothing
-    /// reached the pixel: NaN, for the nearest-value fill.
-    static let minimumFillWeight = 1e-6
     /// Disparities at or below this (pixels) are no measurement when no
     /// maximum depth bounds them: a match at infinity.
     static let minimumDisparity = 1e-6
