@@ -70,10 +70,14 @@ struct FusionCompletion {
     }
 
     /// D + R: the globally aligned stereo `stereo` (NaN = missing) plus the
-    /// edge-aware fill of the sample residuals v_i - D(p_i); R = 0 where no
-    /// residual reaches.
+    /// edge-aware fill of the sample residuals v_i - D(p_i), shrunk towards
+    /// the global fit: R = FGS(w r) / FGS(w) x W / (W + `priorWeight`), W =
+    /// FGS(w) the sample weight reaching the pixel per half-resolution pixel
+    /// (the global fit as a prior of that weight); R = 0 where no residual
+    /// reaches. Where few samples reach, their mean residual is mostly their
+    /// own noise and the global fit is the better guess.
     func locallyAligned(stereo: [Float], sampleValue: [Float], sampleWeight: [Float],
-                        smoother: CVEdgeAware.SmootherParameters) throws -> [Float] {
+                        smoother: CVEdgeAware.SmootherParameters, priorWeight: Float) throws -> [Float] {
         let n = stereo.count
         var residual = [Float](repeating: 0, count: n)
         var weight = [Float](repeating: 0, count: n)
@@ -83,7 +87,7 @@ struct FusionCompletion {
         }
         // The residual field varies slowly: solve it at half resolution (a
         // quarter of the work) and interpolate it back.
-        return FloatMaps.plusFinite(stereo, try smoothAtHalfResolution(residual, weight, smoother))
+        return FloatMaps.plusFinite(stereo, try smoothAtHalfResolution(residual, weight, smoother, priorWeight: priorWeight))
     }
 
     /// The stereo on its surfaces: S = the edge-aware fill of `stereo`
@@ -112,8 +116,11 @@ struct FusionCompletion {
 
     /// `smooth` on the 2x2-pooled grid (weights summed, values weight-averaged,
     /// the guide area-resized, lambda / 4 for the same reach in full-size
-    /// pixels), bilinearly interpolated back; empty pixels are 0.
-    func smoothAtHalfResolution(_ values: [Float], _ weights: [Float], _ p: CVEdgeAware.SmootherParameters) throws -> [Float] {
+    /// pixels), bilinearly interpolated back; empty pixels are 0. With a
+    /// `priorWeight` W0, each filled value v of normalizer W becomes
+    /// v W / (W + W0): a prior value 0 of weight W0.
+    func smoothAtHalfResolution(_ values: [Float], _ weights: [Float], _ p: CVEdgeAware.SmootherParameters,
+                                priorWeight: Float = 0) throws -> [Float] {
         let w = size.width, h = size.height, hw = (w + 1) / 2, hh = (h + 1) / 2
         var pooledValue = [Float](repeating: 0, count: hw * hh), pooledWeight = [Float](repeating: 0, count: hw * hh)
         for y in 0..<h {
@@ -125,7 +132,11 @@ struct FusionCompletion {
         }
         for q in pooledValue.indices where pooledWeight[q] > 0 { pooledValue[q] /= pooledWeight[q] }
         let half = halfSize
-        let filled = try halfResolutionFill(pooledValue, pooledWeight, p).values.map { $0.isFinite ? $0 : 0 }
+        let fill = try halfResolutionFill(pooledValue, pooledWeight, p)
+        let filled = zip(fill.values, fill.weight).map { v, weight -> Float in
+            guard v.isFinite else { return 0 }
+            return priorWeight > 0 ? v * weight / (weight + priorWeight) : v
+        }
         return FloatMaps.floats(try CVImgproc.resize(try FloatMaps.mat(filled, half), width: w, height: h, interpolation: .linear))
     }
 

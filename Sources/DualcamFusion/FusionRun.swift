@@ -177,7 +177,8 @@ struct FusionRun {
                 let alignedStereo = alignment.aligned(stereo, within: used.inverseRange)
                 aligned = alignedStereo
                 corrected = try completion.locallyAligned(stereo: alignedStereo, sampleValue: used.fitted.value,
-                                                          sampleWeight: used.fitted.weight, smoother: options.residualSmoother)
+                                                          sampleWeight: used.fitted.weight, smoother: options.residualSmoother,
+                                                          priorWeight: Float(options.residualPriorWeight))
             }
         }
         try Concurrently.run(stages)

@@ -105,4 +105,32 @@ final class StereoCompletionTests: XCTestCase {
         XCTAssertEqual(fill[26], 0.25)
         XCTAssertTrue(fill.allSatisfy(\.isFinite))
     }
+
+    /// The residual field R of `locallyAligned` on a flat stereo D = 0.2
+    /// with samples whose residual is 0.01: dense samples (every 4th pixel
+    /// of every 4th row) move D by nearly all of it; one lone sample, whose residual
+    /// is as likely its own noise, moves D by less than the dense ones; without
+    /// the prior the lone sample moves it as far as the dense ones.
+    func testResidualFieldShrinksWhereFewSamplesReach() throws {
+        let n = size.width * size.height
+        let completion = try FusionCompletion(size: size, guideRGB: [UInt8](repeating: 128, count: n * 3))
+        let stereo = [Float](repeating: 0.2, count: n)
+        let centre = (size.height / 2) * size.width + size.width / 2
+        func correction(dense: Bool, prior: Float) throws -> Float {
+            var value = [Float](repeating: 0, count: n), weight = value
+            for p in 0..<n where dense ? (p / size.width) % 4 == 0 && p % 4 == 0 : p == centre {
+                value[p] = 0.21
+                weight[p] = 1
+            }
+            let out = try completion.locallyAligned(stereo: stereo, sampleValue: value, sampleWeight: weight,
+                                                    smoother: DepthFusion.Options(focalPixels: 100).residualSmoother,
+                                                    priorWeight: prior)
+            return out[centre] - 0.2
+        }
+        let prior = Float(DepthFusion.Options(focalPixels: 100).residualPriorWeight)
+        let dense = try correction(dense: true, prior: prior), lone = try correction(dense: false, prior: prior)
+        XCTAssertGreaterThan(dense, 0.009, "dense samples: nearly the whole residual")
+        XCTAssertLessThan(lone, 0.5 * dense, "a lone sample: shrunk towards the global fit")
+        XCTAssertEqual(try correction(dense: false, prior: 0), 0.01, accuracy: 0.001, "no prior: the lone residual in full")
+    }
 }
