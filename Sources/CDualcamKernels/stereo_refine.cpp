@@ -37,8 +37,6 @@ constexpr double kMinIntensitySigma = 1e-3;
 /// Smallest Gauss-Newton curvature sum(w j^2): below it the window has no
 /// gradient along the row and the step is undefined.
 constexpr double kMinCurvature = 1e-12;
-/// pi, for the area over which the smoothing correlates the residuals.
-constexpr double kPi = 3.14159265358979323846;
 /// Pixels refined together (`refine_pixels`): two keep the core busy during
 /// each other's Gauss-Newton arithmetic; more gained nothing.
 constexpr int kBatch = 2;
@@ -50,19 +48,15 @@ struct RowJob {
     WindowView window;
     size_t stride;
     double minZncc;
-    /// max_sigma^2 / c (dck_refine_rows' header): a fit is kept while
-    /// 2 (1 - zncc) <= maxVariance * curvature; infinite without a limit.
-    double maxVariance;
 };
 
 /// The ZNCC and Gauss-Newton quantities of one iteration from the window's
 /// moments: the residual nb - nm = A (b - mb) - B (m - mm) with A = 1/sigma_b,
 /// B = 1/sigma_m, and its Jacobian j = sign (A bx + B mx) / 2 (each image
 /// moves by half the correction), give sum(w j res), sum(w j^2) and the
-/// correlation in closed form, and the curvature sum(w j^2) (`curvature`).
-/// Returns false when the window is flat.
+/// correlation in closed form. Returns false when the window is flat.
 inline __attribute__((always_inline)) bool gauss_newton_step(const Moments &s, float sw, float sign, double &step,
-                                                             double &corr, double &gradEnergy, double &curvature) {
+                                                             double &corr, double &gradEnergy) {
     const double mb = s.b / sw, mm = s.m / sw;
     const double vb = std::max(0.0, s.bb - s.b * mb), vm = std::max(0.0, s.mm - s.m * mm);
     const double sb = std::sqrt(vb / sw), sm = std::sqrt(vm / sw);
@@ -75,7 +69,6 @@ inline __attribute__((always_inline)) bool gauss_newton_step(const Moments &s, f
     const double jj = 0.25 * (A * A * s.bxbx + 2 * A * B * s.bxmx + B * B * s.mxmx);
     corr = A * B * (s.bm - s.b * mm) / sw;
     if (jj < kMinCurvature) return false;
-    curvature = jj;
     step = std::clamp(-jr / jj, -kMaxStep, kMaxStep);
     return true;
 }
@@ -86,7 +79,7 @@ struct PixelFit {
     float weights[Window<R>::padded];
     float d0, sw, centre, cm, ay, ax;
     int x, p0;
-    double delta, corr, gradEnergy, curvature;
+    double delta, corr, gradEnergy;
     bool running;  // false once converged
 };
 
@@ -117,7 +110,7 @@ inline __attribute__((always_inline)) bool fit_begin(const View &v, const Window
     f.cm = v.match[y * v.stride + std::clamp(x - (int)std::lround(v.sign * d), 0, v.cols - 1)];
     f.ay = (float)(-v.sign * gy);
     f.ax = (float)(1.0 - v.sign * gx);  // ax >= 0.5
-    f.delta = 0; f.corr = -1; f.gradEnergy = 0; f.curvature = 0;
+    f.delta = 0; f.corr = -1; f.gradEnergy = 0;
     f.running = true;
     return true;
 }
@@ -128,7 +121,7 @@ inline __attribute__((always_inline)) bool fit_step(const View &v, const WindowV
     Moments s;
     if (!window_moments<R>(v, win, f.x, f.p0, f.d0, f.delta, f.ay, f.ax, f.centre, f.cm, f.weights, s)) return false;
     double step = 0;
-    if (!gauss_newton_step(s, f.sw, v.sign, step, f.corr, f.gradEnergy, f.curvature)) return false;
+    if (!gauss_newton_step(s, f.sw, v.sign, step, f.corr, f.gradEnergy)) return false;
     f.delta += step;
     if (std::fabs(f.delta) > kMaxCorrection) return false;
     f.running = std::fabs(step) >= kConverged;
@@ -136,9 +129,8 @@ inline __attribute__((always_inline)) bool fit_step(const View &v, const WindowV
 }
 
 /// Refines the disparities d[xs[i]] of row y (i < count <= kBatch) and scales
-/// their confidences c[xs[i]]; a failed fit, one below the job's ZNCC floor
-/// or one whose disparity 1-sigma exceeds the job's limit leaves NaN with
-/// confidence 0. The fits' steps alternate: one fit's
+/// their confidences c[xs[i]]; a failed fit or one below the job's ZNCC
+/// floor leaves NaN with confidence 0. The fits' steps alternate: one fit's
 /// Gauss-Newton arithmetic (a chain of dependent divisions and square roots)
 /// then runs while the next fit's window sums are computed.
 template <int R>
@@ -155,7 +147,7 @@ inline __attribute__((always_inline)) void refine_pixels(const RowJob &job, int 
         const PixelFit<R> &f = fits[i];
         const int x = xs[i];
         const float zncc = ok[i] ? (float)f.corr : 0;
-        if (!ok[i] || zncc < job.minZncc || !(2 * (1 - f.corr) <= job.maxVariance * f.curvature)) {
+        if (!ok[i] || zncc < job.minZncc) {
             d[x] = kNaN; c[x] = 0;
             continue;
         }
@@ -212,8 +204,6 @@ int check_job(const dck_refine_job *job, int y0, int y1, dck_error *err) {
         return fail(err, DCK_ERR_ARGUMENT, "the refinement radius must be 1 to 10, got " + std::to_string(j.radius));
     if (!(j.min_zncc < 1) || !(j.texture_sigma > 0))
         return fail(err, DCK_ERR_ARGUMENT, "refinement needs min_zncc below 1 and a positive texture sigma");
-    if (!(j.smoothing_sigma >= 0) || !(j.max_sigma >= 0))
-        return fail(err, DCK_ERR_ARGUMENT, "refinement needs a smoothing sigma and a max sigma of 0 or more");
     return check_rows(y0, y1, j.rows, "refinement", err);
 }
 
@@ -230,14 +220,10 @@ extern "C" int dck_refine_rows(const dck_refine_job *job, int y0, int y1, dck_er
         const View view{j.base, j.match, j.base_dx, j.disparity, j.cols, j.rows, (int)j.stride, j.sign,
                         (float)j.texture_sigma, quads.values.data(), row0};
         const WindowTable window(j.radius, j.cols);
-        // The residuals' correlation area (header): at least the pixel itself.
-        const double correlated = std::max(1.0, 4 * kPi * j.smoothing_sigma * j.smoothing_sigma);
-        const double maxVariance = j.max_sigma > 0 ? j.max_sigma * j.max_sigma / correlated
-                                                   : std::numeric_limits<double>::infinity();
         const RowJob rows{&view, j.ref, j.conf, j.mask,
                           WindowView{window.dx.data(), window.dy.data(), window.inside.data(),
                                      window.quadRel.data()},
-                          j.stride, j.min_zncc, maxVariance};
+                          j.stride, j.min_zncc};
         refine_rows(rows, j.radius, from, to);
     });
 }

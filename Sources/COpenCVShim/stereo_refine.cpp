@@ -12,9 +12,6 @@ namespace {
 /// Gaussian sigma (px) of the images the refinement resamples: just enough
 /// against aliasing of the bilinear interpolation, little loss of texture.
 constexpr double kSmoothingSigma = 0.7;
-/// Largest disparity 1-sigma (px) of a kept measurement: one whose 1-sigma
-/// exceeds a pixel does not resolve SGBM's whole-pixel disparity.
-constexpr double kMaxDisparitySigma = 1.0;
 /// Sobel scale of a 1-px aperture: (f(x+1) - f(x-1)) / 2, the central difference.
 constexpr double kCentralDifference = 0.5;
 
@@ -49,7 +46,7 @@ int refine_disparities(const RefineInputs &in, cv::Mat &ref, cv::Mat &conf, cons
     const dck_refine_job job{in.base.image.ptr<float>(), in.match.image.ptr<float>(), in.base.dx.ptr<float>(),
                              in.match.dx.ptr<float>(), in.disparity.ptr<float>(), ref.ptr<float>(), conf.ptr<float>(),
                              mask.empty() ? nullptr : mask.ptr<uint8_t>(), (size_t)ref.cols, ref.cols, ref.rows,
-                             in.sign, in.radius, in.textureSigma, minZncc, kSmoothingSigma, kMaxDisparitySigma};
+                             in.sign, in.radius, in.textureSigma, minZncc};
     return parallel_kernel(cv::Range(0, ref.rows), err,
                            [&](int y0, int y1, dck_error *e) { return dck_refine_rows(&job, y0, y1, e); });
 }

@@ -40,17 +40,11 @@ typedef struct dck_refine_job {
     int radius;           /* window radius, 1 to 10 */
     double texture_sigma; /* window gradient RMS (grey levels / px) where the texture term reaches 0.63 */
     double min_zncc;      /* refined matches below this ZNCC are invalid (in [-1, 1)) */
-    double smoothing_sigma; /* Gaussian sigma (px) the images were smoothed with (0: not smoothed) */
-    double max_sigma;     /* refined matches whose disparity 1-sigma exceeds this (px) are invalid; 0: no limit */
 } dck_refine_job;
 
 /* Refines every finite disparity of rows y0..<y1 (0 <= y0 <= y1 <= rows): a
- * pixel whose fit fails, whose ZNCC is below `min_zncc` or whose disparity
- * 1-sigma exceeds `max_sigma` becomes NaN with confidence 0. The 1-sigma is
- * the Gauss-Newton fit's: sigma_d^2 = c * 2 (1 - zncc) / sum(w j^2), the
- * residual variance of the normalised window (2 (1 - zncc)) over the
- * curvature, with c = max(1, 4 pi smoothing_sigma^2) the area over which
- * smoothing correlates the residuals of neighbouring pixels. Otherwise its confidence is multiplied by the ZNCC term
+ * pixel whose fit fails or whose ZNCC is below `min_zncc` becomes NaN with
+ * confidence 0; otherwise its confidence is multiplied by the ZNCC term
  * clamp((zncc - min_zncc) / (1 - min_zncc)) and the texture term
  * 1 - exp(-gradient energy / texture_sigma^2). Row ranges are independent:
  * callers may run disjoint ranges concurrently. */
