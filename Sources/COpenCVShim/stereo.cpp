@@ -235,6 +235,14 @@ extern "C" int dc_stereo_match(const dc_mat *left, const dc_mat *right, const dc
                                                 disparity_sigma ? &sigma : nullptr, err))
                 return status;
         }
+        // The left-right check and the refinement break SGBM's regions into
+        // pieces; SGBM's speckle rule applies again to what they leave.
+        if (p.speckle_window > 0) {
+            dck_error kerr{};
+            const int status = dck_remove_islands(ref.ptr<float>(), conf.ptr<float>(), (size_t)ref.cols, ref.cols, ref.rows,
+                                                  p.speckle_window, p.speckle_range, &kerr);
+            if (int failed = kernel_status(status, kerr, err)) return failed;
+        }
         if (int status = emit(std::move(ref), disparity, err)) return status;
         if (disparity_sigma)
             if (int status = emit(std::move(sigma), disparity_sigma, err)) return status;

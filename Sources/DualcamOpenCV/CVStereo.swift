@@ -11,7 +11,8 @@ public struct CVStereoParameters: Sendable, Equatable {
     public var blockSize = 5
     /// SGBM uniqueness ratio in percent.
     public var uniqueness = 10
-    /// Largest speckle (pixels) removed; 0 = off.
+    /// Largest speckle (pixels) removed, by SGBM and again from what the
+    /// left-right check and the refinement leave; 0 = off.
     public var speckleWindow = 100
     /// Disparity step (pixels) separating speckles.
     public var speckleRange = 2.0

@@ -95,6 +95,39 @@ final class KernelTests: XCTestCase {
         XCTAssertTrue(ref[0].isNaN, "the window at the corner leaves the image: no refinement")
     }
 
+    /// A 2x2 island of values (and a lone pixel) in an empty map goes with its
+    /// confidence; a 4x5 region whose steps stay within the difference stays,
+    /// and so does a 2x2 island when the size limit is below it.
+    func testIslandRemovalDropsSmallRegionsOnly() {
+        let cols = 10, rows = 8
+        var d = [Float](repeating: .nan, count: cols * rows), conf = [Float](repeating: 0.8, count: cols * rows)
+        for y in 1..<5 { for x in 1..<6 { d[y * cols + x] = 5 + 0.5 * Float(x) } }  // steps of 0.5 px
+        for y in 5..<7 { for x in 7..<9 { d[y * cols + x] = 9 } }
+        d[7 * cols + 0] = 3
+        d[1 * cols + 6] = 9  // touches the region but 1.5 px off: an island of one
+        let original = d
+        var error = dck_error()
+        XCTAssertEqual(dck_remove_islands(&d, &conf, cols, Int32(cols), Int32(rows), 4, 1, &error), Int32(DCK_OK),
+                       message(error))
+        for i in d.indices {
+            let x = i % cols, y = i / cols
+            if (1..<5).contains(y) && (1..<6).contains(x) {
+                XCTAssertEqual(d[i], original[i], "region pixel \(x), \(y)")
+                XCTAssertEqual(conf[i], 0.8)
+            } else {
+                XCTAssertTrue(d[i].isNaN, "pixel \(x), \(y)")
+                if !original[i].isNaN { XCTAssertEqual(conf[i], 0, "pixel \(x), \(y)") }
+            }
+        }
+        var kept = original, keptConf = [Float](repeating: 0.8, count: cols * rows)
+        XCTAssertEqual(dck_remove_islands(&kept, &keptConf, cols, Int32(cols), Int32(rows), 3, 1, &error), Int32(DCK_OK))
+        XCTAssertEqual(kept[5 * cols + 7], 9, "the 2x2 island has 4 > 3 pixels")
+        XCTAssertTrue(kept[7 * cols + 0].isNaN)
+        XCTAssertEqual(dck_remove_islands(&kept, &keptConf, cols, Int32(cols), Int32(rows), -1, 1, &error),
+                       Int32(DCK_ERR_ARGUMENT))
+        XCTAssertTrue(message(error).contains("island"), message(error))
+    }
+
     func testRefinementRejectsBadJobs() {
         var error = dck_error()
         XCTAssertEqual(dck_refine_rows(nil, 0, 0, &error), Int32(DCK_ERR_ARGUMENT))

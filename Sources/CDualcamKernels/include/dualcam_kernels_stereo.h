@@ -24,6 +24,14 @@ int dck_left_right_check(float *ref, const float *other, float *conf, size_t str
                          const uint8_t *ref_valid, const uint8_t *other_valid, size_t mask_stride, float sign,
                          double tolerance, dck_error *err);
 
+/* Removes the islands of `disparity` (float32, cols x rows, `stride`
+ * elements per row; NaN = no value): regions of 4-connected values whose
+ * neighbours differ by at most `max_diff` px that have at most `max_size`
+ * pixels become NaN, their `conf` (same layout) 0. The rule of SGBM's speckle
+ * filter, for a float map. */
+int dck_remove_islands(float *disparity, float *conf, size_t stride, int cols, int rows, int max_size,
+                       double max_diff, dck_error *err);
+
 /* One refinement: the smoothed reference (`base`) and other (`match`) grey
  * images as float32 and their x gradients, the reference's disparity before
  * refinement (read only), and the disparity and confidence it refines in

@@ -38,7 +38,7 @@ typedef struct dc_stereo_params {
     int num_disparities;    /* positive multiple of 16 */
     int block_size;         /* SGBM block (odd, >= 1) */
     int uniqueness;         /* SGBM uniqueness ratio (percent) */
-    int speckle_window;     /* largest speckle (pixels) removed; 0 = off */
+    int speckle_window;     /* largest speckle (pixels) removed, by SGBM and again after the checks; 0 = off */
     double speckle_range;   /* disparity step (pixels) that separates speckles */
     double lr_tolerance;    /* left-right consistency tolerance (pixels) */
     int refine;             /* 0: SGBM's own parabola fit; 1: symmetric ZNCC Lucas-Kanade refinement */
