@@ -4,6 +4,7 @@
 #include "kernel_common.hpp"
 #include <cmath>
 #include <limits>
+#include <utility>
 #include <vector>
 
 using namespace dualcam_kernels;
@@ -18,27 +19,35 @@ extern "C" int dck_remove_islands(float *disparity, float *conf, size_t stride, 
             return fail(err, DCK_ERR_ARGUMENT, "island removal needs a size and a difference of 0 or more");
         const float nan = std::numeric_limits<float>::quiet_NaN();
         std::vector<uint8_t> seen((size_t)cols * rows, 0);
-        std::vector<int> region;  // the pixels (y * cols + x) of one island, also the fill's queue
-        const auto at = [&](int p) -> float & { return disparity[(size_t)(p / cols) * stride + p % cols]; };
-        for (int start = 0; start < cols * rows; ++start) {
-            if (seen[start] || std::isnan(at(start))) continue;
-            region.assign(1, start);
-            seen[start] = 1;
-            for (size_t next = 0; next < region.size(); ++next) {
-                const int p = region[next], x = p % cols, y = p / cols;
-                const float d = at(p);
-                const int neighbours[4] = {x > 0 ? p - 1 : -1, x + 1 < cols ? p + 1 : -1, y > 0 ? p - cols : -1,
-                                           y + 1 < rows ? p + cols : -1};
-                for (int q : neighbours) {
-                    if (q < 0 || seen[q] || std::isnan(at(q)) || std::fabs(at(q) - d) > max_diff) continue;
-                    seen[q] = 1;
-                    region.push_back(q);
+        // The pixels of one island as (x, y), also the fill's queue; offsets
+        // into the map are y * stride + x, with no division per access.
+        std::vector<std::pair<int, int>> region;
+        const float maxDiff = (float)max_diff;
+        for (int y0 = 0; y0 < rows; ++y0) {
+            for (int x0 = 0; x0 < cols; ++x0) {
+                if (seen[(size_t)y0 * cols + x0] || std::isnan(disparity[(size_t)y0 * stride + x0])) continue;
+                region.assign(1, {x0, y0});
+                seen[(size_t)y0 * cols + x0] = 1;
+                for (size_t next = 0; next < region.size(); ++next) {
+                    const int x = region[next].first, y = region[next].second;
+                    const float d = disparity[(size_t)y * stride + x];
+                    const auto visit = [&](int qx, int qy) {
+                        const size_t s = (size_t)qy * cols + qx;
+                        const float v = disparity[(size_t)qy * stride + qx];
+                        if (seen[s] || std::isnan(v) || std::fabs(v - d) > maxDiff) return;
+                        seen[s] = 1;
+                        region.emplace_back(qx, qy);
+                    };
+                    if (x > 0) visit(x - 1, y);
+                    if (x + 1 < cols) visit(x + 1, y);
+                    if (y > 0) visit(x, y - 1);
+                    if (y + 1 < rows) visit(x, y + 1);
                 }
-            }
-            if (region.size() > (size_t)max_size) continue;
-            for (int p : region) {
-                at(p) = nan;
-                conf[(size_t)(p / cols) * stride + p % cols] = 0;
+                if (region.size() > (size_t)max_size) continue;
+                for (const auto &[x, y] : region) {
+                    disparity[(size_t)y * stride + x] = nan;
+                    conf[(size_t)y * stride + x] = 0;
+                }
             }
         }
         return DCK_OK;

@@ -29,8 +29,8 @@ struct BlankSurfaceFill {
 
     let width: Int
     let height: Int
-    /// The blurred guide: `channels` interleaved values per pixel.
-    let colour: [Float]
+    /// The blurred guide: `channels` interleaved 8-bit values per pixel.
+    let colour: [UInt8]
     let channels: Int
 
     /// The planes' values at the pixels of `target` (NaN elsewhere and in
@@ -51,7 +51,7 @@ struct BlankSurfaceFill {
 
     /// True when no channel of pixels i and j differs by more than `tolerance`.
     func similar(_ i: Int, _ j: Int, tolerance: Float) -> Bool {
-        for c in 0..<channels where abs(colour[i * channels + c] - colour[j * channels + c]) > tolerance { return false }
+        for c in 0..<channels where abs(Float(colour[i * channels + c]) - Float(colour[j * channels + c])) > tolerance { return false }
         return true
     }
 
@@ -59,7 +59,10 @@ struct BlankSurfaceFill {
     /// 4-neighbours of similar colour.
     func segments(target: [Bool]) -> (labels: [Int], count: Int) {
         let n = width * height
-        var parent = Array(0..<n)
+        // Union-find over the target pixels only (compact indices).
+        var index = [Int32](repeating: -1, count: n), pixels = [Int]()
+        for i in 0..<n where target[i] { index[i] = Int32(pixels.count); pixels.append(i) }
+        var parent = Array(0..<pixels.count)
         func find(_ i: Int) -> Int {
             var root = i
             while parent[root] != root { root = parent[root] }
@@ -68,20 +71,18 @@ struct BlankSurfaceFill {
             return root
         }
         func join(_ i: Int, _ j: Int) {
-            guard target[j], similar(i, j, tolerance: Self.segmentTolerance) else { return }
-            let a = find(i), b = find(j)
+            guard index[j] >= 0, similar(i, j, tolerance: Self.segmentTolerance) else { return }
+            let a = find(Int(index[i])), b = find(Int(index[j]))
             if a != b { parent[max(a, b)] = min(a, b) }
         }
-        for y in 0..<height {
-            for x in 0..<width where target[y * width + x] {
-                let i = y * width + x
-                if x + 1 < width { join(i, i + 1) }
-                if y + 1 < height { join(i, i + width) }
-            }
+        for i in pixels {
+            let x = i % width
+            if x + 1 < width { join(i, i + 1) }
+            if i + width < n { join(i, i + width) }
         }
-        var labels = [Int](repeating: -1, count: n), rootLabel = [Int](repeating: -1, count: n), count = 0
-        for i in 0..<n where target[i] {
-            let root = find(i)
+        var labels = [Int](repeating: -1, count: n), rootLabel = [Int](repeating: -1, count: pixels.count), count = 0
+        for (k, i) in pixels.enumerated() {
+            let root = find(k)
             if rootLabel[root] < 0 { rootLabel[root] = count; count += 1 }
             labels[i] = rootLabel[root]
         }
@@ -94,29 +95,31 @@ struct BlankSurfaceFill {
         var sums = [Float](repeating: 0, count: count * channels), sizes = [Float](repeating: 0, count: count)
         for i in labels.indices where labels[i] >= 0 {
             sizes[labels[i]] += 1
-            for c in 0..<channels { sums[labels[i] * channels + c] += colour[i * channels + c] }
+            for c in 0..<channels { sums[labels[i] * channels + c] += Float(colour[i * channels + c]) }
         }
         let means = sums.indices.map { sums[$0] / sizes[$0 / channels] }
         let near = dilated(labels.map { $0 >= 0 }, radius: Self.supportRadius)
         let r = Self.supportRadius
         var out = [[SupportPlane.Point]](repeating: [], count: count)
         var seen = [Int]()
-        for y in 0..<height {
-            for x in 0..<width {
-                let i = y * width + x
-                guard near[i], values[i].isFinite, confidence[i] > 0 else { continue }
-                seen.removeAll(keepingCapacity: true)
-                for yy in max(0, y - r)...min(height - 1, y + r) {
-                    for xx in max(0, x - r)...min(width - 1, x + r) {
-                        let l = labels[yy * width + xx]
-                        guard l >= 0, !seen.contains(l) else { continue }
-                        seen.append(l)
-                        var close = true
-                        for c in 0..<channels where abs(colour[i * channels + c] - means[l * channels + c]) > Self.supportTolerance {
-                            close = false
-                        }
-                        if close {
-                            out[l].append(.init(x: Double(x), y: Double(y), d: Double(values[i]), w: Double(confidence[i])))
+        labels.withUnsafeBufferPointer { labels in
+            for y in 0..<height {
+                for x in 0..<width {
+                    let i = y * width + x
+                    guard near[i], values[i].isFinite, confidence[i] > 0 else { continue }
+                    seen.removeAll(keepingCapacity: true)
+                    for yy in max(0, y - r)...min(height - 1, y + r) {
+                        for xx in max(0, x - r)...min(width - 1, x + r) {
+                            let l = labels[yy * width + xx]
+                            guard l >= 0, !seen.contains(l) else { continue }
+                            seen.append(l)
+                            var close = true
+                            for c in 0..<channels where abs(Float(colour[i * channels + c]) - means[l * channels + c]) > Self.supportTolerance {
+                                close = false
+                            }
+                            if close {
+                                out[l].append(.init(x: Double(x), y: Double(y), d: Double(values[i]), w: Double(confidence[i])))
+                            }
                         }
                     }
                 }
@@ -125,19 +128,38 @@ struct BlankSurfaceFill {
         return out
     }
 
-    /// `mask` dilated by a square of side 2 `radius` + 1 (row, then column
-    /// running counts).
+    /// `mask` dilated by a square of side 2 `radius` + 1: a row pass, then a
+    /// column pass, each a sliding count of the set pixels within `radius`.
     func dilated(_ mask: [Bool], radius r: Int) -> [Bool] {
-        func pass(_ m: [Bool], along length: Int, lines: Int, index: (Int, Int) -> Int) -> [Bool] {
-            var out = m
-            var prefix = [Int](repeating: 0, count: length + 1)
-            for line in 0..<lines {
-                for k in 0..<length { prefix[k + 1] = prefix[k] + (m[index(line, k)] ? 1 : 0) }
-                for k in 0..<length { out[index(line, k)] = prefix[min(length, k + r + 1)] > prefix[max(0, k - r)] }
+        let (w, h) = (width, height)
+        var rows = [Bool](repeating: false, count: w * h), out = rows
+        mask.withUnsafeBufferPointer { m in
+            rows.withUnsafeMutableBufferPointer { o in
+                for y in 0..<h {
+                    let base = y * w
+                    var count = 0
+                    for x in 0..<min(r, w) where m[base + x] { count += 1 }
+                    for x in 0..<w {
+                        if x + r < w, m[base + x + r] { count += 1 }
+                        if x - r - 1 >= 0, m[base + x - r - 1] { count -= 1 }
+                        o[base + x] = count > 0
+                    }
+                }
             }
-            return out
         }
-        let rows = pass(mask, along: width, lines: height) { $0 * width + $1 }
-        return pass(rows, along: height, lines: width) { $1 * width + $0 }
+        rows.withUnsafeBufferPointer { m in
+            out.withUnsafeMutableBufferPointer { o in
+                for x in 0..<w {
+                    var count = 0
+                    for y in 0..<min(r, h) where m[y * w + x] { count += 1 }
+                    for y in 0..<h {
+                        if y + r < h, m[(y + r) * w + x] { count += 1 }
+                        if y - r - 1 >= 0, m[(y - r - 1) * w + x] { count -= 1 }
+                        o[y * w + x] = count > 0
+                    }
+                }
+            }
+        }
+        return out
     }
 }

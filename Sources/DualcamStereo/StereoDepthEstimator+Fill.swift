@@ -67,8 +67,9 @@ extension StereoDepthEstimator {
         // Nothing is filled beyond the measured range: the snap's and the
         // blank surfaces' planes extrapolate, and a plane running towards
         // zero disparity would put a fill kilometres away.
-        let measured = values.filter(\.isFinite)
-        if let low = measured.min(), let high = measured.max() {
+        var low = Float.infinity, high = -Float.infinity
+        for v in values where v.isFinite { low = min(low, v); high = max(high, v) }
+        if low <= high {
             for i in out.indices where out[i].isFinite { out[i] = min(max(out[i], low), high) }
         }
         return out
@@ -85,7 +86,7 @@ extension StereoDepthEstimator {
         guard wide.contains(true) else { return [Float](repeating: .nan, count: values.count) }
         let blurred = try ImageOps.gaussianBlur(guide, sigma: Self.blankSurfaceGuideSigma)
         let surfaces = BlankSurfaceFill(width: size.width, height: size.height,
-                                        colour: try blurred.pixels(as: UInt8.self).map(Float.init),
+                                        colour: try blurred.pixels(as: UInt8.self),
                                         channels: blurred.channels)
         return surfaces.fill(values: values, confidence: confidence, target: wide,
                              scale: options.measuredTolerancePixels ?? Self.blankSurfaceFitScale)

@@ -85,7 +85,24 @@ struct SupportPlane: Equatable {
     static func start(_ points: [Point], x0: Double, y0: Double, scale s: Double) -> SupportPlane {
         var generator = SplitMix(seed: UInt64(points.count))
         let levels = (0..<candidates).map { _ in points[Int(generator.next() % UInt64(points.count))].d }
-        let weights = levels.map { c in points.reduce(0) { abs($1.d - c) <= inlierScales * s ? $0 + $1.w : $0 } }
+        // Inlier weights from the support sorted by disparity and its running
+        // weight sums: W(c) = sum of w over |d - c| <= band, by two binary searches.
+        let sorted = points.sorted { $0.d < $1.d }
+        var cumulative = [0.0]
+        cumulative.reserveCapacity(sorted.count + 1)
+        for p in sorted { cumulative.append(cumulative[cumulative.count - 1] + p.w) }
+        func firstIndex(where above: (Double) -> Bool) -> Int {
+            var (lo, hi) = (0, sorted.count)
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if above(sorted[mid].d) { hi = mid } else { lo = mid + 1 }
+            }
+            return lo
+        }
+        let band = inlierScales * s
+        let weights = levels.map { c in
+            cumulative[firstIndex { $0 > c + band }] - cumulative[firstIndex { $0 >= c - band }]
+        }
         let best = weights.max() ?? 0
         let c = zip(levels, weights).filter { $0.1 >= candidateShare * best }.map(\.0).min() ?? points[0].d
         return SupportPlane(x0: x0, y0: y0, c: c, a: 0, b: 0, low: 0, high: 0)

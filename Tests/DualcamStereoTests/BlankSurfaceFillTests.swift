@@ -56,7 +56,7 @@ final class BlankSurfaceFillTests: XCTestCase {
     /// Each blank region takes its own surface, not its neighbours'.
     func testEachBlankRegionTakesItsOwnBorderPlane() {
         let w = 60, h = 40
-        var colour = [Float](repeating: 100, count: w * h)
+        var colour = [UInt8](repeating: 100, count: w * h)
         var values = [Float](repeating: .nan, count: w * h)
         func wall(_ x: Int) -> Float { 2 + 0.02 * Float(x) }
         for y in 0..<h {
