@@ -4,7 +4,7 @@
 #include "kernel_common.hpp"
 #include <cmath>
 #include <limits>
-#include <utility>
+#include <algorithm>
 #include <vector>
 
 using namespace dualcam_kernels;
@@ -18,36 +18,51 @@ extern "C" int dck_remove_islands(float *disparity, float *conf, size_t stride, 
         if (max_size < 0 || !(max_diff >= 0))
             return fail(err, DCK_ERR_ARGUMENT, "island removal needs a size and a difference of 0 or more");
         const float nan = std::numeric_limits<float>::quiet_NaN();
-        std::vector<uint8_t> seen((size_t)cols * rows, 0);
-        // The pixels of one island as (x, y), also the fill's queue; offsets
-        // into the map are y * stride + x, with no division per access.
-        std::vector<std::pair<int, int>> region;
         const float maxDiff = (float)max_diff;
-        for (int y0 = 0; y0 < rows; ++y0) {
-            for (int x0 = 0; x0 < cols; ++x0) {
-                if (seen[(size_t)y0 * cols + x0] || std::isnan(disparity[(size_t)y0 * stride + x0])) continue;
-                region.assign(1, {x0, y0});
-                seen[(size_t)y0 * cols + x0] = 1;
-                for (size_t next = 0; next < region.size(); ++next) {
-                    const int x = region[next].first, y = region[next].second;
-                    const float d = disparity[(size_t)y * stride + x];
-                    const auto visit = [&](int qx, int qy) {
-                        const size_t s = (size_t)qy * cols + qx;
-                        const float v = disparity[(size_t)qy * stride + qx];
-                        if (seen[s] || std::isnan(v) || std::fabs(v - d) > maxDiff) return;
-                        seen[s] = 1;
-                        region.emplace_back(qx, qy);
-                    };
-                    if (x > 0) visit(x - 1, y);
-                    if (x + 1 < cols) visit(x + 1, y);
-                    if (y > 0) visit(x, y - 1);
-                    if (y + 1 < rows) visit(x, y + 1);
+        // Connected components by runs: each row splits into runs of values
+        // whose left neighbours are within max_diff; a run joins (union-find,
+        // sizes kept at the roots) every run above it that one of its pixels
+        // touches within max_diff. The same regions as a flood fill from
+        // every pixel, with one union per touching pair of runs, not per pixel.
+        std::vector<int> label((size_t)cols * rows, -1), parent, size;
+        const auto find = [&](int i) {
+            int root = i;
+            while (parent[root] != root) root = parent[root];
+            while (parent[i] != root) { const int next = parent[i]; parent[i] = root; i = next; }
+            return root;
+        };
+        for (int y = 0; y < rows; ++y) {
+            const float *row = disparity + (size_t)y * stride, *up = y > 0 ? row - stride : nullptr;
+            int *rowLabel = label.data() + (size_t)y * cols, *upLabel = y > 0 ? rowLabel - cols : nullptr;
+            int run = -1, lastJoined = -1;
+            for (int x = 0; x < cols; ++x) {
+                const float d = row[x];
+                if (std::isnan(d)) { run = -1; continue; }
+                if (run < 0 || std::fabs(row[x - 1] - d) > maxDiff) {
+                    run = (int)parent.size();
+                    parent.push_back(run);
+                    size.push_back(0);
+                    lastJoined = -1;
                 }
-                if (region.size() > (size_t)max_size) continue;
-                for (const auto &[x, y] : region) {
-                    disparity[(size_t)y * stride + x] = nan;
-                    conf[(size_t)y * stride + x] = 0;
-                }
+                rowLabel[x] = run;
+                ++size[find(run)];
+                if (!up || upLabel[x] < 0 || upLabel[x] == lastJoined || std::fabs(up[x] - d) > maxDiff) continue;
+                lastJoined = upLabel[x];
+                const int a = find(run), b = find(upLabel[x]);
+                if (a == b) continue;
+                const int root = std::min(a, b), other = std::max(a, b);
+                parent[other] = root;
+                size[root] += size[other];
+            }
+        }
+        std::vector<uint8_t> small(parent.size());
+        for (size_t r = 0; r < parent.size(); ++r) small[r] = size[find((int)r)] <= max_size;
+        for (int y = 0; y < rows; ++y) {
+            const int *rowLabel = label.data() + (size_t)y * cols;
+            for (int x = 0; x < cols; ++x) {
+                if (rowLabel[x] < 0 || !small[rowLabel[x]]) continue;
+                disparity[(size_t)y * stride + x] = nan;
+                conf[(size_t)y * stride + x] = 0;
             }
         }
         return DCK_OK;

@@ -101,18 +101,19 @@ struct BlankSurfaceFill {
         let near = dilated(labels.map { $0 >= 0 }, radius: Self.supportRadius)
         let r = Self.supportRadius
         var out = [[SupportPlane.Point]](repeating: [], count: count)
-        var seen = [Int]()
+        // The last measured pixel that looked at each segment: one visit per
+        // segment and pixel without a search.
+        var lastVisitor = [Int](repeating: -1, count: count)
         labels.withUnsafeBufferPointer { labels in
             for y in 0..<height {
                 for x in 0..<width {
                     let i = y * width + x
                     guard near[i], values[i].isFinite, confidence[i] > 0 else { continue }
-                    seen.removeAll(keepingCapacity: true)
                     for yy in max(0, y - r)...min(height - 1, y + r) {
                         for xx in max(0, x - r)...min(width - 1, x + r) {
                             let l = labels[yy * width + xx]
-                            guard l >= 0, !seen.contains(l) else { continue }
-                            seen.append(l)
+                            guard l >= 0, lastVisitor[l] != i else { continue }
+                            lastVisitor[l] = i
                             var close = true
                             for c in 0..<channels where abs(Float(colour[i * channels + c]) - means[l * channels + c]) > Self.supportTolerance {
                                 close = false

@@ -20,13 +20,15 @@ extension StereoDepthEstimator {
         // Gaps too wide for a half-occlusion (blank surfaces) take the plane
         // their measured border defines, before the smoother and as the
         // final value (`BlankSurfaceFill`).
-        let blank = try blankSurfaces(values, confidence: confidence, covered: covered, guide: guideImage)
+        let guideMat = try guideImage.makeCVMat()
+        let blank = try blankSurfaces(values, confidence: confidence, covered: covered, guide: guideMat,
+                                      channels: guideImage.channels)
         for i in blank.indices where blank[i].isFinite { pre.values[i] = blank[i] }
         let weights = zip(confidence, pre.filled).map { $1 ? Self.backgroundFillWeight : $0 }
         let smoothed = try CVEdgeAware.confidenceFill(
             values: .floats(pre.values, width: size.width, height: size.height),
             confidence: .floats(weights, width: size.width, height: size.height),
-            guide: guideImage.makeCVMat(), lambda: options.fillLambda, sigmaColor: options.fillSigmaColor,
+            guide: guideMat, lambda: options.fillLambda, sigmaColor: options.fillSigmaColor,
             minimumWeight: Self.minimumFillWeight).floats()
         // Measured values m are kept in proportion to their confidence c (a
         // confident match is not pulled towards its neighbours across a depth
@@ -78,16 +80,15 @@ extension StereoDepthEstimator {
     /// The planes of the blank surfaces of `values` (`WideGaps`,
     /// `BlankSurfaceFill`), NaN elsewhere. A half-occlusion's margin is a
     /// matching window on each side of it.
-    func blankSurfaces(_ values: [Float], confidence: [Float], covered: [Bool], guide: Image) throws -> [Float] {
+    func blankSurfaces(_ values: [Float], confidence: [Float], covered: [Bool], guide: CVMat, channels: Int) throws -> [Float] {
         let size = alignment.size
         let scale = Float(edgeParameters.disparityScale)
         let wide = WideGaps.mask(values, width: size.width, keep: covered, scale: scale,
                                  margin: Float(2 * parameters.refineRadius) * scale)
         guard wide.contains(true) else { return [Float](repeating: .nan, count: values.count) }
-        let blurred = try ImageOps.gaussianBlur(guide, sigma: Self.blankSurfaceGuideSigma)
-        let surfaces = BlankSurfaceFill(width: size.width, height: size.height,
-                                        colour: try blurred.pixels(as: UInt8.self),
-                                        channels: blurred.channels)
+        let blurred = try CVImgproc.gaussianBlur(guide, sigma: Self.blankSurfaceGuideSigma)
+        let surfaces = BlankSurfaceFill(width: size.width, height: size.height, colour: blurred.packedBytes(),
+                                        channels: channels)
         return surfaces.fill(values: values, confidence: confidence, target: wide,
                              scale: options.measuredTolerancePixels ?? Self.blankSurfaceFitScale)
     }
