@@ -20,11 +20,12 @@ extern "C" int dck_remove_islands(float *disparity, float *conf, size_t stride, 
         const float nan = std::numeric_limits<float>::quiet_NaN();
         const float maxDiff = (float)max_diff;
         // Connected components by runs: each row splits into runs of values
-        // whose left neighbours are within max_diff; a run joins (union-find,
-        // sizes kept at the roots) every run above it that one of its pixels
-        // touches within max_diff. The same regions as a flood fill from
-        // every pixel, with one union per touching pair of runs, not per pixel.
-        std::vector<int> label((size_t)cols * rows, -1), parent, size;
+        // whose left neighbours are within max_diff; a run joins (union-find)
+        // every run above it that one of its pixels touches within max_diff.
+        // The same regions as a flood fill from every pixel, with one union
+        // per touching pair of runs, not per pixel; a region's size is the sum
+        // of its runs' lengths.
+        std::vector<int> label((size_t)cols * rows, -1), parent, length;
         const auto find = [&](int i) {
             int root = i;
             while (parent[root] != root) root = parent[root];
@@ -41,20 +42,19 @@ extern "C" int dck_remove_islands(float *disparity, float *conf, size_t stride, 
                 if (run < 0 || std::fabs(row[x - 1] - d) > maxDiff) {
                     run = (int)parent.size();
                     parent.push_back(run);
-                    size.push_back(0);
+                    length.push_back(0);
                     lastJoined = -1;
                 }
                 rowLabel[x] = run;
-                ++size[find(run)];
+                ++length[run];
                 if (!up || upLabel[x] < 0 || upLabel[x] == lastJoined || std::fabs(up[x] - d) > maxDiff) continue;
                 lastJoined = upLabel[x];
                 const int a = find(run), b = find(upLabel[x]);
-                if (a == b) continue;
-                const int root = std::min(a, b), other = std::max(a, b);
-                parent[other] = root;
-                size[root] += size[other];
+                if (a != b) parent[std::max(a, b)] = std::min(a, b);
             }
         }
+        std::vector<int> size(parent.size(), 0);
+        for (size_t r = 0; r < parent.size(); ++r) size[find((int)r)] += length[r];
         std::vector<uint8_t> small(parent.size());
         for (size_t r = 0; r < parent.size(); ++r) small[r] = size[find((int)r)] <= max_size;
         for (int y = 0; y < rows; ++y) {

@@ -1,4 +1,5 @@
 import DualcamGeometry
+import DualcamImaging
 
 /// The colour test of `PlaneExtrapolation` (`ColourGate`): beyond the
 /// LiDAR's range the pixels beside a near object are nearer its samples and
@@ -72,7 +73,7 @@ extension PlaneExtrapolation {
     /// within one of a `hole` cell (the bilinear lookup's neighbours).
     func colourSpread(_ nodes: [Node], gate: ColourGate, hole: [Bool], sigma: Double) -> PlaneSums? {
         guard let colour else { return nil }
-        let want = Self.within(1, of: hole, width: gate.half.width, height: gate.half.height)
+        let want = MaskDilation.dilated(hole, width: gate.half.width, height: gate.half.height, radius: 1)
         return gate.spread(nodes, want: want, sigma: sigma, radius: Int((colour.radiusFactor * sigma).rounded(.up)),
                            stride: max(1, Int(colour.strideFactor * sigma)))
     }

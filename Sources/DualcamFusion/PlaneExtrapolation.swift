@@ -1,5 +1,6 @@
 import DualcamOpenCV
 import DualcamGeometry
+import DualcamImaging
 import Foundation
 
 /// Stage "extend planes" of `DepthFusion`: surfaces that neither samples
@@ -167,7 +168,7 @@ public struct PlaneExtrapolation: Equatable, Sendable {
         }
         let k = max(Self.minimumWindowRadius, Int((windowFactor * reach).rounded()))
         let moments = PlaneMoments(value: value, mask: supported, width: hw, height: hh)
-        let nodes = planes(moments, near: Self.within(Int((nearFactor * Double(k)).rounded()), of: hole, width: hw, height: hh), k: k)
+        let nodes = planes(moments, near: MaskDilation.dilated(hole, width: hw, height: hh, radius: Int((nearFactor * Double(k)).rounded())), k: k)
         guard !nodes.isEmpty else { return inverse }
         let sigma = spreadFactor * Double(k)
         let gated = gate.flatMap { colourSpread(nodes, gate: $0, hole: hole, sigma: sigma) }
@@ -260,32 +261,6 @@ public struct PlaneExtrapolation: Equatable, Sendable {
             }
         }
         return nodes
-    }
-
-    /// Cells within `radius` (Chebyshev) of a true cell of `mask`: the rows
-    /// dilated, then the columns of that.
-    static func within(_ radius: Int, of mask: [Bool], width: Int, height: Int) -> [Bool] {
-        var rows = [Bool](repeating: false, count: mask.count)
-        for y in 0..<height { dilateLine(mask, into: &rows, start: y * width, stride: 1, count: width, radius: radius) }
-        var out = rows
-        for x in 0..<width { dilateLine(rows, into: &out, start: x, stride: width, count: height, radius: radius) }
-        return out
-    }
-
-    /// One line (`count` cells from `start`, `stride` apart): a cell is true
-    /// when a true cell of `source` on the line lies within `radius` of it.
-    private static func dilateLine(_ source: [Bool], into out: inout [Bool], start: Int, stride step: Int, count: Int, radius: Int) {
-        var next = [Int](repeating: Int.max / 2, count: count)
-        var upcoming = Int.max / 2
-        for k in stride(from: count - 1, through: 0, by: -1) {
-            if source[start + k * step] { upcoming = k }
-            next[k] = upcoming
-        }
-        var last = -Int.max / 2
-        for k in 0..<count {
-            if source[start + k * step] { last = k }
-            out[start + k * step] = k - last <= radius || next[k] - k <= radius
-        }
     }
 }
 

@@ -1,3 +1,5 @@
+import DualcamImaging
+
 /// Planes for blank surfaces: the holes of a disparity map (row-major, NaN =
 /// hole, at the output size) that no half-occlusion explains (`WideGaps`)
 /// take the plane their measured border defines, instead of a row's fill
@@ -98,7 +100,7 @@ struct BlankSurfaceFill {
             for c in 0..<channels { sums[labels[i] * channels + c] += Float(colour[i * channels + c]) }
         }
         let means = sums.indices.map { sums[$0] / sizes[$0 / channels] }
-        let near = dilated(labels.map { $0 >= 0 }, radius: Self.supportRadius)
+        let near = MaskDilation.dilated(labels.map { $0 >= 0 }, width: width, height: height, radius: Self.supportRadius)
         let r = Self.supportRadius
         var out = [[SupportPlane.Point]](repeating: [], count: count)
         // The last measured pixel that looked at each segment: one visit per
@@ -122,41 +124,6 @@ struct BlankSurfaceFill {
                                 out[l].append(.init(x: Double(x), y: Double(y), d: Double(values[i]), w: Double(confidence[i])))
                             }
                         }
-                    }
-                }
-            }
-        }
-        return out
-    }
-
-    /// `mask` dilated by a square of side 2 `radius` + 1: a row pass, then a
-    /// column pass, each a sliding count of the set pixels within `radius`.
-    func dilated(_ mask: [Bool], radius r: Int) -> [Bool] {
-        let (w, h) = (width, height)
-        var rows = [Bool](repeating: false, count: w * h), out = rows
-        mask.withUnsafeBufferPointer { m in
-            rows.withUnsafeMutableBufferPointer { o in
-                for y in 0..<h {
-                    let base = y * w
-                    var count = 0
-                    for x in 0..<min(r, w) where m[base + x] { count += 1 }
-                    for x in 0..<w {
-                        if x + r < w, m[base + x + r] { count += 1 }
-                        if x - r - 1 >= 0, m[base + x - r - 1] { count -= 1 }
-                        o[base + x] = count > 0
-                    }
-                }
-            }
-        }
-        rows.withUnsafeBufferPointer { m in
-            out.withUnsafeMutableBufferPointer { o in
-                for x in 0..<w {
-                    var count = 0
-                    for y in 0..<min(r, h) where m[y * w + x] { count += 1 }
-                    for y in 0..<h {
-                        if y + r < h, m[(y + r) * w + x] { count += 1 }
-                        if y - r - 1 >= 0, m[(y - r - 1) * w + x] { count -= 1 }
-                        o[y * w + x] = count > 0
                     }
                 }
             }
