@@ -179,7 +179,11 @@ inline __attribute__((always_inline)) float window_weights(const float *disparit
         weights[k] = win.inside[k] * factor * exp_nonpositive(-t);
     }
     float sw = 0;
-    for (int k = 0; k < P; ++k) sw += weights[k];
+    {
+        // Reassociated so the sum vectorizes (as `window_moments`' sums).
+#pragma clang fp reassociate(on)
+        for (int k = 0; k < P; ++k) sw += weights[k];
+    }
     return sw;
 }
 

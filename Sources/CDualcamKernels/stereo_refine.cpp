@@ -137,7 +137,12 @@ inline __attribute__((always_inline)) bool fit_step(const View &v, const WindowV
 template <int R>
 inline float predicted_sigma(const PixelFit<R> &f) {
     float sw2 = 0;
-    for (int i = 0; i < Window<R>::padded; ++i) sw2 += f.weights[i] * f.weights[i];
+    {
+        // Reassociated so the sum vectorizes (a strict left-to-right float
+        // sum is one dependent add per element).
+#pragma clang fp reassociate(on)
+        for (int i = 0; i < Window<R>::padded; ++i) sw2 += f.weights[i] * f.weights[i];
+    }
     const double residual = std::max(0.0, 2 * (1 - f.corr));
     return (float)std::sqrt(residual * (sw2 / f.sw) / std::max(f.curvature, kMinCurvature));
 }

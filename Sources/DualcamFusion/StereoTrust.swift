@@ -1,3 +1,5 @@
+import DualcamStereo
+
 /// Stage "keep precise stereo": where the stereo's predicted noise is below
 /// the samples', the locally aligned stereo D + R (`FirstFills.corrected`)
 /// replaces the completion (the smoothed stereo filled with the samples).
@@ -13,12 +15,8 @@
 /// sigma_s(z) / z: s the predicted relative depth sigma sigma_Z / Z, z = 1/v
 /// its depth from D + R, sigma_s the samples' noise (`SampleNoise`).
 public struct StereoTrust: Sendable, Equatable {
-    /// Measured RMS error over predicted sigma: the raw prediction treats
-    /// the window's pixels as independent, which the images' smoothing makes
-    /// them not; 3.3 is the ratio of the robust error to the prediction
-    /// where the stereo's noise dominates (2.9-3.7 on Aloe and both room
-    /// renders; the calibration table in docs/fusion.md).
-    public var calibration = 3.3
+    /// Measured RMS error over predicted sigma (`DisparityNoise.calibration`).
+    public var calibration = Double(DisparityNoise.calibration)
     /// Kept where the stereo is predicted at least as precise as one sample.
     public var samplesNoiseFraction = 1.0
 

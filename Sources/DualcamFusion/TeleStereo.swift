@@ -26,7 +26,6 @@ public enum TeleStereo {
         options.reference = .wide
         options.outputSize = outputSize
         options.filtered = false
-        options.predictsNoise = true
         options.minDepthMetres = depthRange.minDepthMetres
         options.maxDepthMetres = depthRange.maxDepthMetres
         options.minDepthLabel = depthRange.minDepthLabel

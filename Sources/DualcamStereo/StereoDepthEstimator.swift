@@ -20,12 +20,11 @@ public struct StereoDepthResult: Sendable {
     public let depthMetres: [Float]
     /// Per-pixel confidence in [0, 1] of the measured values (0 where not measured).
     public let confidence: [Float]
-    /// With `StereoDepthOptions.predictsNoise`: each measured value's predicted
-    /// relative depth noise sigma_Z / Z = sigma_d / d (Z = f B / d: sigma_Z =
-    /// Z^2 sigma_d / (f B)), sigma_d the refinement's Gauss-Newton prediction
-    /// (dualcam_kernels_stereo.h, uncalibrated); NaN where not measured or not
-    /// refined. nil without the option.
-    public var relativeDepthSigma: [Float]? = nil
+    /// Each measured value's predicted relative depth noise sigma_Z / Z =
+    /// sigma_d / d (Z = f B / d: sigma_Z = Z^2 sigma_d / (f B)), sigma_d the
+    /// refinement's Gauss-Newton prediction (`DisparityNoise`, uncalibrated);
+    /// NaN where not measured or not refined.
+    public var relativeDepthSigma: [Float] = []
     /// f B of the rectified pair.
     public let pixelsPerInverseMetre: Double
     /// Output pixels inside the overlap of both cameras, and their bounding box.
@@ -151,13 +150,18 @@ public struct StereoDepthEstimator: @unchecked Sendable {
         let matched = try CVStereo.match(left: pair.left, right: pair.right, leftValid: pair.leftValid,
                                          rightValid: pair.rightValid, parameters: parameters,
                                          referenceIsRight: pair.referenceIsRight, refineMask: refineMask,
-                                         predictsNoise: options.predictsNoise)
+                                         predictsNoise: true)
         // A measured disparity below the floor lies beyond --max-depth (or
         // behind infinity: a mismatch that passed the tests): no measurement.
         let floor = disparityFloor
         // Nor is a disparity within its own uncertainty of zero
-        // (`resolvesDepth`): its depth interval reaches infinity.
-        let unfiltered = alignment.sample(matched.disparity).map { $0 < floor || !resolvesDepth(disparity: $0) ? .nan : $0 }
+        // (`resolvesDepth`, `DisparityNoise.boundsDepth`): its depth interval
+        // reaches infinity.
+        let sigma = matched.disparitySigma.map { alignment.sample($0) }
+            ?? [Float](repeating: .nan, count: alignment.size.width * alignment.size.height)
+        let unfiltered = zip(alignment.sample(matched.disparity), sigma).map { d, s in
+            d < floor || !resolvesDepth(disparity: d) || !DisparityNoise.boundsDepth(disparity: d, sigma: s) ? .nan : d
+        }
         let matchConfidence = zip(alignment.sample(matched.confidence), unfiltered).map { c, d in d.isNaN || c.isNaN ? 0 : c }
         let (zone, edges) = try edgeZone(unfiltered)
         // In the edge zone the window may straddle two surfaces: medium at best.
@@ -170,9 +174,7 @@ public struct StereoDepthEstimator: @unchecked Sendable {
             if let temporal { values = temporal.smooth(values) }
         }
         var out = result(values: values, unfiltered: unfiltered, confidence: confidence, filtered: options.filtered)
-        out.relativeDepthSigma = matched.disparitySigma.map { sigma in
-            zip(alignment.sample(sigma), unfiltered).map { s, d in d.isFinite && d > 0 ? s / d : .nan }
-        }
+        out.relativeDepthSigma = zip(sigma, unfiltered).map { s, d in d.isFinite && d > 0 ? s / d : .nan }
         return out
     }
 

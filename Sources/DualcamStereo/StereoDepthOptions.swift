@@ -15,8 +15,6 @@ public struct StereoDepthOptions: Sendable, Equatable {
     public var outputGrid = OutputGrid.scaled
     /// Filtered (dense, edge-aware, holes filled) or unfiltered (measured values, NaN holes).
     public var filtered = true
-    /// Also predict each measured value's noise (`StereoDepthResult.relativeDepthSigma`).
-    public var predictsNoise = false
     /// Depth range searched, metres (max may be infinity).
     public var minDepthMetres = 0.3
     public var maxDepthMetres = Double.infinity
