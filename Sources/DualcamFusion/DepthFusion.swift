@@ -81,7 +81,7 @@ public enum DepthFusion {
         var clock = Stopwatch()
         let alignment = try run.align()
         timings.alignMilliseconds = clock.lap()
-        let verification = run.verify(gross: alignment?.gross)
+        let verification = run.verify(alignment: alignment)
         try guides.wait()
         timings.verifyMilliseconds = clock.lap()
         let used = run.used(verification, gross: alignment?.gross)

@@ -126,6 +126,12 @@ extension DepthFusion {
         public var margin = 0.1
         /// Passes of the relabelling.
         public var iterations = 1
+        /// A relabelled pixel keeps its value where one plane fits its
+        /// window's inverse depths within this fraction (`SlantedWindows`):
+        /// a slanted surface spans the depth ratio too, at low resolution,
+        /// and is no discontinuity. 3 %, the tolerance within which the
+        /// stereo agrees (`stereoTolerance`); nil: no such test.
+        public var planeTolerance: Double? = 0.03
         public init() {}
     }
 

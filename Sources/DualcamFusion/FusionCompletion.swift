@@ -210,8 +210,12 @@ struct FusionCompletion {
         let relabelled = FloatMaps.floats(try CVEdgeAware.relabelDepthEdges(
             guide: guide, depthMetres: try FloatMaps.mat(depthMetres, size), radius: o.radius, voteRadius: o.voteRadius,
             sigma: o.sigma, lumaWeight: o.lumaWeight, minimumRatio: o.ratio, margin: o.margin, iterations: o.iterations))
-        // The relabelled map, with the high-confidence pixels put back.
+        // The relabelled map, with the high-confidence pixels and the
+        // slanted surfaces' pixels put back.
         var depth = relabelled
+        if let tolerance = o.planeTolerance {
+            SlantedWindows(size: size, radius: o.radius, tolerance: Float(tolerance)).restore(&depth, original: depthMetres)
+        }
         depth.withUnsafeMutableBufferPointer { depth in
             depthMetres.withUnsafeBufferPointer { original in
                 confidence.withUnsafeBufferPointer { confidence in

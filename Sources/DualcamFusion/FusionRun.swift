@@ -133,8 +133,10 @@ struct FusionRun {
     }
 
     /// Stage "verify": the verdicts (`SampleVerifier.verdicts`) and the noise
-    /// the samples show around their local planes.
-    func verify(gross: [Bool]?) -> DepthFusion.Verification {
+    /// the samples show around their local planes (none verified: their
+    /// spread against the globally aligned stereo, `SampleNoise.unverified`).
+    func verify(alignment: StereoAlignment?) -> DepthFusion.Verification {
+        let gross = alignment?.gross
         let samples = input.samples
         var verifier = SampleVerifier(focalPixels: options.focalPixels)
         verifier.noiseMetres = options.sampleNoiseMetres
@@ -143,7 +145,7 @@ struct FusionRun {
         }
         let (verdicts, planeResiduals) = verifier.verdicts(samples, size: size, gross: gross)
         let noise = SampleNoise.estimate(depthsMetres: samples.map(\.depthMetres), residualMetres: planeResiduals,
-                                         fallback: SampleNoise(absoluteMetres: options.sampleNoiseMetres))
+                                         fallback: SampleNoise.unverified(alignment?.fit, stated: options.sampleNoiseMetres))
         return DepthFusion.Verification(verdicts: verdicts, noise: noise)
     }
 

@@ -35,6 +35,19 @@ public struct SampleNoise: Equatable, Sendable {
     /// below this relative determinant: the mean sigma is kept, no slope.
     static let minimumConditioning = 1e-12
 
+    /// The noise when no sample could be checked against its neighbours
+    /// (e.g. a sparse grid, where the neighbours are too far for the plane
+    /// check): with stereo, the robust spread of the samples' relative
+    /// residuals against the globally aligned stereo, sigma(z) = r z with
+    /// r = `ScaleShiftFit.residualSigma` (1.4826 MAD of (s d_i + t - v_i) / v_i).
+    /// It holds the samples' noise, the stereo's and what one global fit
+    /// misses, so it bounds the samples' relative noise from above;
+    /// without stereo, the stated noise `stated` (metres).
+    static func unverified(_ fit: ScaleShiftFit?, stated: Double) -> SampleNoise {
+        guard let r = fit?.residualSigma, r.isFinite, r > 0 else { return SampleNoise(absoluteMetres: stated) }
+        return SampleNoise(absoluteMetres: 0, relative: r)
+    }
+
     static func estimate(depthsMetres: [Double], residualMetres: [Double], fallback: SampleNoise) -> SampleNoise {
         var pairs = zip(depthsMetres, residualMetres).filter { $0.0.isFinite && $0.1.isFinite }
         guard pairs.count >= 2 * minimumPerBin else { return fallback }
