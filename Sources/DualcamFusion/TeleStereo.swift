@@ -71,6 +71,6 @@ public enum TeleStereo {
         }
         return Output(map: try map.resized(to: outputSize, method: .area),
                       confidence: try resized(result.confidence).map { $0.isFinite ? $0 : 0 },
-                      relativeSigma: try result.relativeDepthSigma.map(resized))
+                      relativeSigma: try resized(result.relativeDepthSigma))
     }
 }
