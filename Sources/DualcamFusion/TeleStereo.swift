@@ -21,11 +21,14 @@ import DualcamImaging
 /// working grid"). The predicted noise is the mean of the finer grid's, not
 /// reduced for the averaging: conservative where it decides (`StereoTrust`).
 public enum TeleStereo {
-    /// Matching grid / output grid, per axis: 2 (four matches per output
-    /// pixel) measured within 0.02 points of 4 (the full size) on the fused
-    /// map at a quarter of its matching cost; 1.5 was 0.01-0.07 points worse
-    /// (`bench fuse-real`, docs/fusion.md).
-    public static let workingScale = 2.0
+    /// Matching grid / output grid, per axis. What pays is the rectified
+    /// grid's density (a match errs by a fraction of its pixel), which the
+    /// stereo's automatic `matchDensity` doubles again above 320 px: at a
+    /// 320x277 output 1.5 matches on a 960 px wide rectified grid and
+    /// measured within 0.01-0.06 points of 2 (1280 px) on the fused map at
+    /// less than half its time (`bench fuse-real`, docs/fusion.md, "The
+    /// working grid's cost").
+    public static let workingScale = 1.5
 
     /// The matching grid for `outputSize`: `workingScale` times it, at most
     /// `wideSize`, with the output's aspect ratio.
