@@ -4,7 +4,7 @@ import DualcamGeometry
 /// spans the relabelling's depth ratio on one slanted plane (at low
 /// resolution a steep surface does) is no discontinuity, and relabelling
 /// it puts a staircase into the plane (measured in docs/fusion.md,
-/// "The relabelling on slanted surfaces").
+/// "Issue 19, the grid round", item 3).
 ///
 /// Test, in inverse depth v = 1/z over the (2r+1)^2 window around a pixel
 /// (clamped at the image's border): the least-squares plane v = c + a x + b y

@@ -16,9 +16,9 @@ import DualcamImaging
 /// (at most the wide image's size) and its depth, confidence and predicted
 /// noise are area-resized to the output (mean of the measured values under
 /// each output pixel, `DepthMap.resized`): a match's error is a fraction of
-/// its grid's pixel, so the finer grid's matches, averaged, are more precise
-/// than matches on the output grid itself (docs/fusion.md, "The stereo's
-/// working grid"). The predicted noise is the mean of the finer grid's, not
+/// its rectified grid's pixel, so matches on a finer grid are more precise
+/// than matches on the output grid itself (docs/fusion.md, "Issue 19, the
+/// grid round"). The predicted noise is the mean of the finer grid's, not
 /// reduced for the averaging: conservative where it decides (`StereoTrust`).
 public enum TeleStereo {
     /// Matching grid / output grid, per axis. What pays is the rectified
@@ -26,8 +26,8 @@ public enum TeleStereo {
     /// stereo's automatic `matchDensity` doubles again above 320 px: at a
     /// 320x277 output 1.5 matches on a 960 px wide rectified grid and
     /// measured within 0.01-0.06 points of 2 (1280 px) on the fused map at
-    /// less than half its time (`bench fuse-real`, docs/fusion.md, "The
-    /// working grid's cost").
+    /// less than half its time (`bench fuse-real`, docs/fusion.md, "Issue
+    /// 19, the grid round", item 4).
     public static let workingScale = 1.5
 
     /// The matching grid for `outputSize`: `workingScale` times it, at most
