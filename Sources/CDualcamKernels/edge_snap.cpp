@@ -139,26 +139,18 @@ struct Snapper {
         const int32_t a = row(job.anchor, y)[x];
         float &o = job.out[(size_t)y * job.stride + x];
         double best = std::numeric_limits<double>::quiet_NaN(), bestScore = 0, bestRms = 0;
-        // A hole of a half-occlusion run: the piece nearest to the value of
-        // its side, and only a piece within a jump of it (a plane of another
-        // surface is not its side's); otherwise the piece nearest to the
+        // A hole of a half-occlusion run: the piece nearest to the bounding
+        // measurement of its side; otherwise the piece nearest to the
         // measurement (or to the hole target).
         const double target = a >= 0 ? (double)row(job.side_value, y)[x] : (std::isnan(m) ? hole_target(x, y, o) : m);
         for (int s = 0; s < fits.count; ++s) {
             const PlaneFit &f = fits.planes[s];
             const double v = f.value + f.gx * (qx - gx) + f.gy * (y - gy), rms = f.rms;
             if (rms > jump.threshold((float)v, (float)v)) continue;  // not one surface
-            if (a >= 0 && jump((float)v, (float)target)) continue;    // not its side's surface
             const double score = std::fabs(v - target);
             if (std::isnan(best) || score < bestScore) { best = v; bestScore = score; bestRms = rms; }
         }
-        if (std::isnan(best)) {
-            // Without its side's plane a half-occlusion hole is no nearer than
-            // its side by more than a jump: the fill's smoother pulls the
-            // nearer surface into the run.
-            if (a >= 0) o = std::min(o, (float)target + jump.threshold((float)target, (float)target));
-            return;
-        }
+        if (std::isnan(best)) return;
         if (!std::isnan(m) && std::fabs(best - m) > kMaxSnapJumps * jump.threshold((float)best, m)) return;
         // A measurement moves to a plane only where the plane explains its
         // support to the noise level: on a curved surface the extrapolated

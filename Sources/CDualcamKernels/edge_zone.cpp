@@ -43,18 +43,6 @@ void mark_adjacent_jumps(const Grid &g, const JumpTest &jump, int y) {
     }
 }
 
-/// The median of the measurements of `row` at columns c - 1, c, c + 1 (those
-/// inside the row and measured), or `fallback` without any.
-float anchor_median(const float *row, int W, int c, float fallback) {
-    float v[3];
-    int n = 0;
-    for (int k = std::max(0, c - 1); k <= std::min(W - 1, c + 1); ++k)
-        if (!std::isnan(row[k])) v[n++] = row[k];
-    if (n == 0) return fallback;
-    std::sort(v, v + n);
-    return n == 2 ? 0.5f * (v[0] + v[1]) : v[n / 2];
-}
-
 /// The runs of holes along row y bounded by a jump: jump pixels, and for a
 /// half-occlusion run the anchor and side value of each hole.
 void mark_row_runs(const Grid &g, const JumpTest &jump, const dck_edge_params &p, int y, int32_t *a, float *fv) {
@@ -82,16 +70,11 @@ void mark_row_runs(const Grid &g, const JumpTest &jump, const dck_edge_params &p
         const int width = std::min(x - x0, (int)std::lround(std::fabs(l - r) * p.disparity_scale));
         const int leftAnchor = std::max(0, (x0 - 1) - (M + kAnchorBeyondZone));
         const int rightAnchor = std::min(W - 1, x + M + kAnchorBeyondZone);
-        // A side's value: the median of the measurements about its anchor,
-        // beyond the zone (the bounding measurement's window straddled the
-        // edge and leans towards the other surface), or the bounding
-        // measurement where none is measured there.
-        const float leftValue = anchor_median(row, W, leftAnchor, l), rightValue = anchor_median(row, W, rightAnchor, r);
         for (int i = x0; i < x; ++i) {
             const bool occluded = nearLeft ? i >= x - width : i < x0 + width;
             const bool takesLeft = occluded != nearLeft;
             a[i] = takesLeft ? leftAnchor : rightAnchor;
-            fv[i] = takesLeft ? leftValue : rightValue;
+            fv[i] = takesLeft ? l : r;
         }
     }
 }
