@@ -3,7 +3,7 @@
 
 using namespace dualcam_shim;
 
-extern "C" int dc_convert_to_gray(const dc_mat *src, dc_mat **out, dc_error *err) {
+extern "C" int dc_convert_to_gray(const dc_mat *src, int rgb_order, dc_mat **out, dc_error *err) {
     return guarded(err, [&]() -> int {
         if (!out) return fail(err, DC_ERR_ARGUMENT, "dc_convert_to_gray: out is NULL");
         *out = nullptr;
@@ -11,8 +11,8 @@ extern "C" int dc_convert_to_gray(const dc_mat *src, dc_mat **out, dc_error *err
         cv::Mat result;
         switch (src->mat.channels()) {
         case 1: result = src->mat.clone(); break;
-        case 3: cv::cvtColor(src->mat, result, cv::COLOR_BGR2GRAY); break;
-        case 4: cv::cvtColor(src->mat, result, cv::COLOR_BGRA2GRAY); break;
+        case 3: cv::cvtColor(src->mat, result, rgb_order ? cv::COLOR_RGB2GRAY : cv::COLOR_BGR2GRAY); break;
+        case 4: cv::cvtColor(src->mat, result, rgb_order ? cv::COLOR_RGBA2GRAY : cv::COLOR_BGRA2GRAY); break;
         default:
             return fail(err, DC_ERR_ARGUMENT,
                         std::to_string(src->mat.channels()) + " channels cannot be converted to grey (expected 1, 3 or 4)");

@@ -67,7 +67,15 @@ public enum ImageOps {
     /// image is returned unchanged.
     public static func convertToGray(_ image: Image) throws -> Image {
         if image.channels == 1 { return image }
-        return try processed(image) { try CVImgproc.convertToGray($0) }
+        return try Image(keepingChannelOrder: try grayCVMat(image)).converted(to: image.element)
+    }
+
+    /// `convertToGray` as an OpenCV matrix (float16 as float32), for a caller
+    /// that goes on in OpenCV: the pixels are copied once, in the image's
+    /// RGB order (OpenCV converts from it; no BGR copy first).
+    public static func grayCVMat(_ image: Image) throws -> CVMat {
+        let widened = image.element == .float16 ? image.converted(to: .float32) : image
+        return try CVImgproc.convertToGray(try widened.makeCVMatKeepingChannelOrder(), rgbOrder: true)
     }
 
     /// Gaussian blur with standard deviation `sigma` (> 0) pixels; borders reflect.

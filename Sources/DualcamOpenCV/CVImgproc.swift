@@ -116,12 +116,12 @@ public enum CVImgproc {
         return try CVMat(adopting: handle!)
     }
 
-    /// Converts a BGR or BGRA matrix to one channel (Y = 0.299 R + 0.587 G +
-    /// 0.114 B, cv::cvtColor), keeping the depth (uint8, uint16 or float32);
-    /// a 1-channel matrix is copied.
-    public static func convertToGray(_ src: CVMat) throws -> CVMat {
+    /// Converts a BGR or BGRA matrix (RGB or RGBA with `rgbOrder`) to one
+    /// channel (Y = 0.299 R + 0.587 G + 0.114 B, cv::cvtColor), keeping the
+    /// depth (uint8, uint16 or float32); a 1-channel matrix is copied.
+    public static func convertToGray(_ src: CVMat, rgbOrder: Bool = false) throws -> CVMat {
         var handle: OpaquePointer?
-        try Shim.call("cvtColor") { dc_convert_to_gray(src.handle, &handle, $0) }
+        try Shim.call("cvtColor") { dc_convert_to_gray(src.handle, rgbOrder ? 1 : 0, &handle, $0) }
         return try CVMat(adopting: handle!)
     }
 

@@ -95,7 +95,7 @@ extension Image {
 
     /// 8-bit grey copy as an OpenCV matrix (uint16 scaled by 1/257, float by 255 when in [0, 1]).
     func greyCVMat() throws -> CVMat {
-        try ImageOps.convertToGray(eightBit()).makeCVMat()
+        try ImageOps.grayCVMat(eightBit())
     }
 
     /// 8-bit copy (uint16 scaled by 1/257, float by 255 when its values lie in [0, 1]).

@@ -67,6 +67,13 @@ final class ImageOpsTests: XCTestCase {
         XCTAssertEqual(gray.channels, 1)
         XCTAssertEqual(gray[x: 0, y: 0, channel: 0], 61)  // 0.299 * 200 + 0.114 * 10
         XCTAssertEqual(gray.element, .uint8)
+        // RGBA and float16 take the same weights (`grayCVMat`, converted from the RGB order).
+        var rgba = try Image(width: 2, height: 2, channels: 4, element: .uint8)
+        for y in 0..<2 { for x in 0..<2 { rgba[x: x, y: y, channel: 0] = 200; rgba[x: x, y: y, channel: 2] = 10; rgba[x: x, y: y, channel: 3] = 255 } }
+        XCTAssertEqual(try ImageOps.convertToGray(rgba)[x: 1, y: 1, channel: 0], 61)
+        let half = try ImageOps.convertToGray(image.converted(to: .float16))
+        XCTAssertEqual(half.element, .float16)
+        XCTAssertEqual(half[x: 0, y: 0, channel: 0], 0.299 * 200 + 0.114 * 10, accuracy: 0.1)
     }
 
     func testInverseMapFlagIsEquivalentToTheInverseHomography() throws {

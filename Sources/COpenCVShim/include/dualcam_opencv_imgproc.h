@@ -80,8 +80,9 @@ int dc_resize(const dc_mat *src, int dst_cols, int dst_rows, int interpolation, 
 
 /* Converts a 1-, 3- (BGR) or 4-channel (BGRA) matrix to 1 channel with
  * cv::cvtColor (Y = 0.299 R + 0.587 G + 0.114 B), keeping the depth
- * (uint8, uint16 or float32). A 1-channel input is copied. */
-int dc_convert_to_gray(const dc_mat *src, dc_mat **out, dc_error *err);
+ * (uint8, uint16 or float32); with `rgb_order` non-zero the channels are
+ * RGB(A) instead. A 1-channel input is copied. */
+int dc_convert_to_gray(const dc_mat *src, int rgb_order, dc_mat **out, dc_error *err);
 
 /* dst = saturate(src * scale + offset) as `depth` (DC_DEPTH_*), channels kept
  * (cv::Mat::convertTo: integer results round to nearest and saturate). */
