@@ -23,7 +23,8 @@ public struct StereoDepthResult: Sendable {
     /// Each measured value's predicted relative depth noise sigma_Z / Z =
     /// sigma_d / d (Z = f B / d: sigma_Z = Z^2 sigma_d / (f B)), sigma_d the
     /// refinement's Gauss-Newton prediction (`DisparityNoise`, uncalibrated);
-    /// NaN where not measured or not refined.
+    /// NaN where not measured or not refined. Empty for the results of the
+    /// OpenCV references (`estimateSGBMWLS`), which predict none.
     public var relativeDepthSigma: [Float] = []
     /// f B of the rectified pair.
     public let pixelsPerInverseMetre: Double
