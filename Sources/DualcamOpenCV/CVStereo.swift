@@ -92,13 +92,11 @@ public enum CVStereo {
                              predictsNoise: Bool) throws -> (disparity: CVMat, confidence: CVMat, disparitySigma: CVMat?) {
         var params = parameters.shim
         var d: OpaquePointer?, c: OpaquePointer?, s: OpaquePointer?
-        try Shim.call("stereo match") {
-            if predictsNoise {
-                return dc_stereo_match(left.handle, right.handle, leftValid?.handle, rightValid?.handle, &params,
-                                       referenceIsRight ? 1 : 0, refineMask?.handle, &d, &c, &s, $0)
+        try withUnsafeMutablePointer(to: &s) { sigma in
+            try Shim.call("stereo match") {
+                dc_stereo_match(left.handle, right.handle, leftValid?.handle, rightValid?.handle, &params,
+                                referenceIsRight ? 1 : 0, refineMask?.handle, &d, &c, predictsNoise ? sigma : nil, $0)
             }
-            return dc_stereo_match(left.handle, right.handle, leftValid?.handle, rightValid?.handle, &params,
-                                   referenceIsRight ? 1 : 0, refineMask?.handle, &d, &c, nil, $0)
         }
         return (try CVMat(adopting: d!), try CVMat(adopting: c!), try s.map { try CVMat(adopting: $0) })
     }

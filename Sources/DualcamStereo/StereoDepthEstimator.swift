@@ -20,12 +20,17 @@ public struct StereoDepthResult: Sendable {
     public let depthMetres: [Float]
     /// Per-pixel confidence in [0, 1] of the measured values (0 where not measured).
     public let confidence: [Float]
-    /// Each measured value's predicted relative depth noise sigma_Z / Z =
-    /// sigma_d / d (Z = f B / d: sigma_Z = Z^2 sigma_d / (f B)), sigma_d the
-    /// refinement's Gauss-Newton prediction (`DisparityNoise`, uncalibrated);
-    /// NaN where not measured or not refined. Empty for the results of the
+    /// The refinement's Gauss-Newton prediction of each pixel's disparity
+    /// sigma_d (rectified px at the output pixels, `DisparityNoise`,
+    /// uncalibrated); NaN where not refined. Empty for the results of the
     /// OpenCV references (`estimateSGBMWLS`), which predict none.
-    public var relativeDepthSigma: [Float] = []
+    public var disparitySigmaPixels: [Float] = []
+    /// Each measured value's predicted relative depth noise sigma_Z / Z =
+    /// sigma_d / d (Z = f B / d: sigma_Z = Z^2 sigma_d / (f B)); NaN where not
+    /// measured or not refined. Computed on use (only fusion needs it).
+    public var relativeDepthSigma: [Float] {
+        zip(disparitySigmaPixels, unfilteredDisparityPixels).map { s, d in d.isFinite && d > 0 ? s / d : .nan }
+    }
     /// f B of the rectified pair.
     public let pixelsPerInverseMetre: Double
     /// Output pixels inside the overlap of both cameras, and their bounding box.
@@ -175,7 +180,7 @@ public struct StereoDepthEstimator: @unchecked Sendable {
             if let temporal { values = temporal.smooth(values) }
         }
         var out = result(values: values, unfiltered: unfiltered, confidence: confidence, filtered: options.filtered)
-        out.relativeDepthSigma = zip(sigma, unfiltered).map { s, d in d.isFinite && d > 0 ? s / d : .nan }
+        out.disparitySigmaPixels = sigma
         return out
     }
 
