@@ -247,11 +247,18 @@ inline __attribute__((always_inline)) bool window_moments(const View &v, const W
     if (a0 - reach < 0 || a0 + reach >= v.cols - 1) return false;
     // The base window (and its right neighbour) is copied row by row: each
     // window row is contiguous in the image, so no element needs a gather.
+    // At a whole-pixel shift (always the first iteration, delta = 0) the
+    // right neighbours carry weight fb = 0: b0 stands in for them, and
+    // b0 + 0 (b0 - b0) is b0 exactly, so the result is the same.
     float b0[P], b1[P], g0[P], g1[P];
     window_copy<R>(v.base + p0 + offB, v.stride, b0);
-    window_copy<R>(v.base + p0 + offB + 1, v.stride, b1);
     window_copy<R>(v.baseDx + p0 + offB, v.stride, g0);
-    window_copy<R>(v.baseDx + p0 + offB + 1, v.stride, g1);
+    const bool whole = fb == 0.0f;
+    if (!whole) {
+        window_copy<R>(v.base + p0 + offB + 1, v.stride, b1);
+        window_copy<R>(v.baseDx + p0 + offB + 1, v.stride, g1);
+    }
+    const float *nb = whole ? b0 : b1, *ng = whole ? g0 : g1;
     // The match samples: positions first, then one 16-byte load of both
     // neighbours and both gradients per element, transposed into four arrays.
     float fms[P], m0[P], m1[P], h0[P], h1[P];
@@ -269,8 +276,8 @@ inline __attribute__((always_inline)) bool window_moments(const View &v, const W
     {
 #pragma clang fp reassociate(on)
         for (int k = 0; k < P; ++k) {
-            const float b = b0[k] + fb * (b1[k] - b0[k]) - cb;
-            const float bx = g0[k] + fb * (g1[k] - g0[k]);
+            const float b = b0[k] + fb * (nb[k] - b0[k]) - cb;
+            const float bx = g0[k] + fb * (ng[k] - g0[k]);
             const float fm = fms[k];
             const float m = m0[k] + fm * (m1[k] - m0[k]) - cm;
             const float mx = h0[k] + fm * (h1[k] - h0[k]);
