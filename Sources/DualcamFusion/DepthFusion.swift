@@ -90,8 +90,8 @@ public enum DepthFusion {
 
         let first = try run.firstFills(used: used, verification: verification, alignment: alignment)
         var inverse = try run.smoothStereoAndComplete(first, used: used)
-        var keptStereo = run.keepPreciseStereo(&inverse, first: first, verification: verification)
-        run.localPlanes(&inverse, verification: verification, kept: &keptStereo)
+        let keptStereo = run.keepPreciseStereo(&inverse, first: first, verification: verification)
+        run.localPlanes(&inverse, verification: verification)
         inverse = try run.fillRemaining(used.clamped(inverse), first: first, used: used)
         var depth = inverse.map { $0.isFinite && $0 > 0 ? 1 / $0 : Float.nan }
         timings.completeMilliseconds = clock.lap()

@@ -216,19 +216,14 @@ struct FusionRun {
         return trust.keepsThroughRelabelling(edgeReachPixels: input.stereoEdgeReachPixels) ? kept : nil
     }
 
-    /// Stage "local planes": planes of the samples replace the fill where
-    /// they apply (and those pixels leave `kept`).
-    func localPlanes(_ inverse: inout [Float], verification: DepthFusion.Verification, kept: inout [Bool]?) {
+    /// Stage "local planes": planes of the samples replace the fill where they apply.
+    func localPlanes(_ inverse: inout [Float], verification: DepthFusion.Verification) {
         guard let planes = plan.localPlanes else { return }
         let verdicts = verification.verdicts
         let fitted = planes.fit(reference: inverse, size: size, samples: input.samples,
                                 sampleNoiseMetres: options.sampleNoiseMetres) { verdicts[$0] != .outlier }
         inverse.withUnsafeMutableBufferPointer { inverse in
             for p in 0..<pixelCount where fitted[p].isFinite { inverse[p] = fitted[p] }
-        }
-        if var mask = kept {
-            for p in 0..<pixelCount where fitted[p].isFinite { mask[p] = false }
-            kept = mask
         }
     }
 

@@ -15,8 +15,9 @@ import DualcamStereo
 /// sigma_s(z) / z: s the predicted relative depth sigma sigma_Z / Z, z = 1/v
 /// its depth from D + R, sigma_s the samples' noise (`SampleNoise`).
 ///
-/// The relabelling leaves kept pixels (that the local planes did not
-/// replace) where the stereo's edge reach is below one output pixel
+/// The relabelling leaves kept pixels (their side of a depth edge: the local
+/// planes may still refine their value, within 3 % of it) where the
+/// stereo's edge reach is below one output pixel
 /// (`TeleStereo.edgeReach` < `maximumEdgeReachPixels`): its matches then
 /// place a depth edge within the pixel, which the relabelling's colour vote
 /// over 11x11 pixels does not beat; with a reach of a pixel or more the
