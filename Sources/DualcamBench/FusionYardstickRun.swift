@@ -64,7 +64,8 @@ extension FusionYardstick {
         }
         let outcome = try FusionPipeline.run(FusionRequest(
             wide: wide, wideIntrinsics: wideIntrinsics, samples: depthSamples, stereo: stereoMap?.map,
-            stereoConfidence: stereoMap?.confidence, stereoRelativeSigma: stereoMap?.relativeSigma, outputSize: outputSize),
+            stereoConfidence: stereoMap?.confidence, stereoRelativeSigma: stereoMap?.relativeSigma,
+            stereoEdgeReachPixels: stereoMap?.edgeReachPixels, outputSize: outputSize),
             options: options)
         let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
         let truth = self.truth(at: outputSize)

@@ -33,7 +33,9 @@ import Foundation
 ///    smoothing's extension). Without stereo the samples alone are filled.
 ///    Where the stereo's predicted noise is below the samples' (the
 ///    refinement's Gauss-Newton sigma, calibrated), D + R replaces the
-///    completion: averaging costs accuracy on clean stereo (`StereoTrust`).
+///    completion: averaging costs accuracy on clean stereo (`StereoTrust`);
+///    where its matches also place depth edges within a pixel, the
+///    relabelling (6) leaves those pixels.
 /// 5. Local planes: where the samples around a pixel lie on one plane
 ///    (linear in inverse depth) that agrees with the fill there, the pixel
 ///    takes that plane (`LocalPlanes`): the fills are piecewise smooth, not
@@ -88,7 +90,7 @@ public enum DepthFusion {
 
         let first = try run.firstFills(used: used, verification: verification, alignment: alignment)
         var inverse = try run.smoothStereoAndComplete(first, used: used)
-        run.keepPreciseStereo(&inverse, first: first, verification: verification)
+        let keptStereo = run.keepPreciseStereo(&inverse, first: first, verification: verification)
         run.localPlanes(&inverse, verification: verification)
         inverse = try run.fillRemaining(used.clamped(inverse), first: first, used: used)
         var depth = inverse.map { $0.isFinite && $0 > 0 ? 1 / $0 : Float.nan }
@@ -97,7 +99,7 @@ public enum DepthFusion {
         // (The relabelling does not run at the same time as the levels: it
         // runs on OpenCV's threads, and the two at once measured slower.)
         let confidence = try run.confidence(inverse, first: first, verification: verification)
-        depth = try run.relabelEdges(depth, keeping: confidence)
+        depth = try run.relabelEdges(depth, keeping: confidence, stereo: keptStereo)
         depth = run.keepVerifiedSamples(depth, verification: verification)
         let unfiltered = zip(depth, confidence).map { $1 == .high ? $0 : Float.nan }
         timings.confidenceMilliseconds = clock.lap()

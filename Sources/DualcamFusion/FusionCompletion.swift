@@ -204,22 +204,22 @@ struct FusionCompletion {
     /// spanning a large depth ratio onto the near or the far surface,
     /// whichever a colour vote of its neighbourhood picks
     /// (`CVEdgeAware.relabelDepthEdges`). Interior pixels are untouched.
-    /// Stage "relabel edges" of `DepthFusion`; pixels of `keeping` level
-    /// high keep their value.
-    func relabelEdges(_ depthMetres: [Float], keeping confidence: [FusionConfidenceLevel], _ o: DepthFusion.EdgeRelabel) throws -> [Float] {
+    /// Stage "relabel edges" of `DepthFusion`; pixels where `keeping` is
+    /// true keep their value.
+    func relabelEdges(_ depthMetres: [Float], keeping: [Bool], _ o: DepthFusion.EdgeRelabel) throws -> [Float] {
         let relabelled = FloatMaps.floats(try CVEdgeAware.relabelDepthEdges(
             guide: guide, depthMetres: try FloatMaps.mat(depthMetres, size), radius: o.radius, voteRadius: o.voteRadius,
             sigma: o.sigma, lumaWeight: o.lumaWeight, minimumRatio: o.ratio, margin: o.margin, iterations: o.iterations))
-        // The relabelled map, with the high-confidence pixels and the
-        // slanted surfaces' pixels put back.
+        // The relabelled map, with the kept pixels and the slanted
+        // surfaces' pixels put back.
         var depth = relabelled
         if let tolerance = o.planeTolerance {
             SlantedWindows(size: size, radius: o.radius, tolerance: Float(tolerance)).restore(&depth, original: depthMetres)
         }
         depth.withUnsafeMutableBufferPointer { depth in
             depthMetres.withUnsafeBufferPointer { original in
-                confidence.withUnsafeBufferPointer { confidence in
-                    for p in 0..<depth.count where confidence[p] == .high { depth[p] = original[p] }
+                keeping.withUnsafeBufferPointer { keeping in
+                    for p in 0..<depth.count where keeping[p] { depth[p] = original[p] }
                 }
             }
         }

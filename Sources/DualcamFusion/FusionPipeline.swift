@@ -18,16 +18,20 @@ public struct FusionRequest: Sendable {
     public var stereoConfidence: [Float]?
     /// The stereo's predicted relative depth noise (`FusionInput.stereoRelativeSigma`), at the stereo's size.
     public var stereoRelativeSigma: [Float]?
+    /// The stereo's edge reach (`FusionInput.stereoEdgeReachPixels`), in the stereo's pixels.
+    public var stereoEdgeReachPixels: Double?
     public var outputSize: PixelSize
 
     public init(wide: Image, wideIntrinsics: Intrinsics, samples: [DepthSample], stereo: DepthMap? = nil,
-                stereoConfidence: [Float]? = nil, stereoRelativeSigma: [Float]? = nil, outputSize: PixelSize) {
+                stereoConfidence: [Float]? = nil, stereoRelativeSigma: [Float]? = nil, stereoEdgeReachPixels: Double? = nil,
+                outputSize: PixelSize) {
         self.wide = wide
         self.wideIntrinsics = wideIntrinsics
         self.samples = samples
         self.stereo = stereo
         self.stereoConfidence = stereoConfidence
         self.stereoRelativeSigma = stereoRelativeSigma
+        self.stereoEdgeReachPixels = stereoEdgeReachPixels
         self.outputSize = outputSize
     }
 }
@@ -89,7 +93,7 @@ public enum FusionPipeline {
         }
         let guide = wideSize == out ? rgb : try ImageOps.resize(rgb, width: out.width, height: out.height, interpolation: .area)
         var stereo: [Float]?
-        var stereoConfidence: [Float]?, stereoSigma: [Float]?
+        var stereoConfidence: [Float]?, stereoSigma: [Float]?, stereoReach: Double?
         if let map = request.stereo {
             guard DepthOutputSize.hasAspect(of: wideSize, map.size) else {
                 throw DualcamError.invalidValue(name: "stereo", reason: "is \(map.size) but the wide image is \(wideSize); expected the same aspect ratio")
@@ -103,6 +107,7 @@ public enum FusionPipeline {
                 let cm = try DepthMap(size: map.size, values: c, type: .disparity)
                 stereoConfidence = map.size == out ? c : try cm.resized(to: out, method: .area).values.map { $0.isFinite ? $0 : 0 }
             }
+            stereoReach = request.stereoEdgeReachPixels.map { $0 * Double(out.width) / Double(map.size.width) }
             if let s = request.stereoRelativeSigma {
                 stereoSigma = map.size == out ? s : try DepthMap(size: map.size, values: s, type: .disparity).resized(to: out, method: .area).values
             }
@@ -111,7 +116,7 @@ public enum FusionPipeline {
         let focal = (intrinsics.fx + intrinsics.fy) / 2
         let fusionOptions = options?(focal) ?? DepthFusion.Options(focalPixels: focal)
         let input = FusionInput(size: out, guideRGB: guide.bytes, samples: samples, stereo: stereo, stereoConfidence: stereoConfidence,
-                                stereoRelativeSigma: stereoSigma)
+                                stereoRelativeSigma: stereoSigma, stereoEdgeReachPixels: stereoReach)
         return FusionOutcome(result: try DepthFusion.fuse(input, options: fusionOptions), intrinsics: intrinsics,
                              prepareMilliseconds: prepare)
     }

@@ -39,12 +39,23 @@ public enum TeleStereo {
         return PixelSize(width: width, height: min(wideSize.height, height))
     }
 
-    /// The stereo for fusion: its depth map, confidence and predicted relative
-    /// depth noise (`StereoDepthResult.relativeDepthSigma`).
+    /// The stereo for fusion: its depth map, confidence, predicted relative
+    /// depth noise (`StereoDepthResult.relativeDepthSigma`) and edge reach
+    /// (`edgeReach`, in `map`'s pixels).
     public struct Output: Sendable {
         public let map: DepthMap
         public let confidence: [Float]
         public let relativeSigma: [Float]?
+        public let edgeReachPixels: Double
+    }
+
+    /// How far a match can carry a surface past its depth edge (edge
+    /// fattening), in output pixels: the block's radius (b - 1) / 2 in
+    /// rectified pixels over the rectified pixels per output pixel,
+    /// f_rectified / f_output. (Aloe: 2 / 3 at 320x277, 2 at native; the
+    /// room at 1280x960, 1.)
+    static func edgeReach(blockSize: Int, rectifiedFocal: Double, outputFocal: Double) -> Double {
+        Double(blockSize - 1) / 2 / (rectifiedFocal / outputFocal)
     }
 
     public static func compute(rig: Rig, wide: Image, tele: Image, wideIntrinsics: Intrinsics? = nil,
@@ -66,14 +77,16 @@ public enum TeleStereo {
         // Depth (not pixel disparity): Z along the wide axis differs from the
         // rectified camera's by a per-pixel factor, so 1/Z is what is affine.
         let map = try DepthMap(size: result.size, values: result.depthMetres, type: .depth, accuracy: .relative)
+        let reach = edgeReach(blockSize: options.blockSize, rectifiedFocal: result.rectification.intrinsics.fx,
+                              outputFocal: result.intrinsics.fx * Double(outputSize.width) / Double(result.size.width))
         guard result.size != outputSize else {
-            return Output(map: map, confidence: result.confidence, relativeSigma: result.relativeDepthSigma)
+            return Output(map: map, confidence: result.confidence, relativeSigma: result.relativeDepthSigma, edgeReachPixels: reach)
         }
         func resized(_ values: [Float]) throws -> [Float] {
             try DepthMap(size: result.size, values: values, type: .disparity).resized(to: outputSize, method: .area).values
         }
         return Output(map: try map.resized(to: outputSize, method: .area),
                       confidence: try resized(result.confidence).map { $0.isFinite ? $0 : 0 },
-                      relativeSigma: try resized(result.relativeDepthSigma))
+                      relativeSigma: try resized(result.relativeDepthSigma), edgeReachPixels: reach)
     }
 }

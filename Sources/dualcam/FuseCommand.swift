@@ -96,7 +96,8 @@ struct FuseCommand: ParsableCommand {
         let outcome = try timings.measure("fuse") {
             try FusionPipeline.run(FusionRequest(wide: inputs.wide, wideIntrinsics: wideIntrinsics, samples: inputs.samples.samples,
                                                  stereo: stereo?.output.map ?? inputs.stereo, stereoConfidence: stereo?.output.confidence,
-                                                 stereoRelativeSigma: stereo?.output.relativeSigma, outputSize: resolved)) { focal in
+                                                 stereoRelativeSigma: stereo?.output.relativeSigma,
+                                                 stereoEdgeReachPixels: stereo?.output.edgeReachPixels, outputSize: resolved)) { focal in
                 var options = DepthFusion.Options(focalPixels: focal)
                 options.samplesOnlyCompletion = completion
                 return options

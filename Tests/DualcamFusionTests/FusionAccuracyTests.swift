@@ -83,6 +83,7 @@ final class FusionAccuracyTests: XCTestCase {
         let outcome = try FusionPipeline.run(FusionRequest(
             wide: scenario.wideImage, wideIntrinsics: try rig.camera(.wide).model.intrinsics, samples: wideSamples,
             stereo: stereo.map, stereoConfidence: stereo.confidence, stereoRelativeSigma: stereo.relativeSigma,
+            stereoEdgeReachPixels: stereo.edgeReachPixels,
             outputSize: FusionScenario.size))
         return (outcome, stereo, wideSamples)
     }
