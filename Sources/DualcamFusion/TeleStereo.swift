@@ -65,6 +65,8 @@ public enum TeleStereo {
         let working = workingSize(outputSize: outputSize, wideSize: PixelSize(width: wide.width, height: wide.height))
         options.outputSize = working
         options.filtered = false
+        // Fusion weighs each value by its own predicted noise (`StereoTrust`).
+        options.unfilteredRelativeDepthNoise = nil
         options.minDepthMetres = depthRange.minDepthMetres
         options.maxDepthMetres = depthRange.maxDepthMetres
         options.minDepthLabel = depthRange.minDepthLabel

@@ -19,4 +19,13 @@ public enum DisparityNoise {
         guard sigma.isFinite else { return true }
         return d > calibration * sigma
     }
+
+    /// Whether a measured disparity `d` with predicted sigma `sigma` (rectified
+    /// px, uncalibrated) is precise to `relativeDepthNoise` (sigma_Z / Z):
+    /// calibration x sigma <= relativeDepthNoise x d (sigma_Z / Z = sigma_d /
+    /// d). Without a prediction (NaN) it is.
+    public static func isPrecise(disparity d: Float, sigma: Float, relativeDepthNoise: Float) -> Bool {
+        guard sigma.isFinite else { return true }
+        return calibration * sigma <= relativeDepthNoise * d
+    }
 }

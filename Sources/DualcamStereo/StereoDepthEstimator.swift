@@ -165,8 +165,13 @@ public struct StereoDepthEstimator: @unchecked Sendable {
         // reaches infinity.
         let sigma = matched.disparitySigma.map { alignment.sample($0) }
             ?? [Float](repeating: .nan, count: alignment.size.width * alignment.size.height)
+        // Unfiltered mode also keeps only the precise ones
+        // (`unfilteredRelativeDepthNoise`); the fill weighs each by its confidence.
+        let precision = options.filtered ? nil : options.unfilteredRelativeDepthNoise.map(Float.init)
         let unfiltered = zip(alignment.sample(matched.disparity), sigma).map { d, s in
-            d < floor || !resolvesDepth(disparity: d) || !DisparityNoise.boundsDepth(disparity: d, sigma: s) ? .nan : d
+            d < floor || !resolvesDepth(disparity: d) || !DisparityNoise.boundsDepth(disparity: d, sigma: s)
+                || !(precision.map { DisparityNoise.isPrecise(disparity: d, sigma: s, relativeDepthNoise: $0) } ?? true)
+                ? .nan : d
         }
         let matchConfidence = zip(alignment.sample(matched.confidence), unfiltered).map { c, d in d.isNaN || c.isNaN ? 0 : c }
         let (zone, edges) = try edgeZone(unfiltered)

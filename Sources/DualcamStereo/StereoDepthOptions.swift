@@ -65,6 +65,15 @@ public struct StereoDepthOptions: Sendable, Equatable {
     /// Refined matches whose window correlation falls below 0.6 are dropped:
     /// below it the two windows no longer look like one surface.
     public var minZNCC = 0.6
+    /// Unfiltered mode keeps a measurement only when its calibrated predicted
+    /// relative depth noise DisparityNoise.calibration x sigma_d / d is at
+    /// most this (`DisparityNoise.isPrecise`); nil = every value that bounds
+    /// its depth (`DisparityNoise.boundsDepth`). 5 %: the accuracy an
+    /// unfiltered value claims (issue 17: measured values at most 5 % off).
+    /// Filtered mode's fill still weighs the imprecise ones by their
+    /// confidence (dropping them there cost the office's blank walls,
+    /// docs/real-data.md), and its `unfilteredDisparityPixels` are all it used.
+    public var unfilteredRelativeDepthNoise: Double? = 0.05
     /// Fast global smoother fill: regularisation and colour sigma (guide levels).
     public var fillLambda = 300.0
     public var fillSigmaColor = 6.0
@@ -109,6 +118,9 @@ public struct StereoDepthOptions: Sendable, Equatable {
         }
         if let tau = fillResidualPixels, !(tau > 0 && tau.isFinite) {
             throw DualcamError.invalidValue(name: "fill residual", reason: "expected a positive number of pixels, got \(tau)")
+        }
+        if let q = unfilteredRelativeDepthNoise, !(q > 0 && q.isFinite) {
+            throw DualcamError.invalidValue(name: "unfiltered relative depth noise", reason: "expected a positive fraction, got \(q)")
         }
         if let s = matchScale, !(s > 0 && s <= Self.maximumMatchScale) {
             throw DualcamError.invalidValue(name: "match scale", reason: "expected more than 0 and at most 4, got \(s)")

@@ -18,4 +18,16 @@ final class DisparityNoiseTests: XCTestCase {
     func testWithoutAPredictionTheValueStands() {
         XCTAssertTrue(DisparityNoise.boundsDepth(disparity: 0.01, sigma: .nan))
     }
+
+    /// `DisparityNoise.isPrecise`: calibrated sigma within the relative bound
+    /// of the disparity (the unfiltered map's 5 %).
+    func testPrecisionIsRelativeToTheDisparity() {
+        // 3.3 x 0.15 = 0.495 <= 0.05 x 10; 3.3 x 0.16 = 0.528 > 0.5.
+        XCTAssertTrue(DisparityNoise.isPrecise(disparity: 10, sigma: 0.15, relativeDepthNoise: 0.05))
+        XCTAssertFalse(DisparityNoise.isPrecise(disparity: 10, sigma: 0.16, relativeDepthNoise: 0.05))
+        // The same sigma on a near surface (large disparity) is precise.
+        XCTAssertTrue(DisparityNoise.isPrecise(disparity: 40, sigma: 0.16, relativeDepthNoise: 0.05))
+        XCTAssertTrue(DisparityNoise.isPrecise(disparity: 1, sigma: .nan, relativeDepthNoise: 0.05))
+        XCTAssertFalse(DisparityNoise.isPrecise(disparity: .nan, sigma: 0.01, relativeDepthNoise: 0.05))
+    }
 }

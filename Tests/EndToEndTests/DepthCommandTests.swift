@@ -99,8 +99,11 @@ final class DepthCommandTests: XCTestCase {
         }
         XCTAssertEqual(outside, 0, "values outside the covered region")
         errors.sort()
-        XCTAssertGreaterThan(errors.count, 5000)
-        XCTAssertLessThan(errors[errors.count / 2], 0.08, "median relative error (0.8 px disparity at 6 m at this size)")
+        // Unfiltered values are precise to 5 % (`unfilteredRelativeDepthNoise`): at
+        // this size (0.4 px of disparity at 6 m) 2 669 values, median relative error
+        // 3.1 % (before that bound 17 976 values, median 5.4 %, half > 5 % off).
+        XCTAssertGreaterThan(errors.count, 2000)
+        XCTAssertLessThan(errors[errors.count / 2], 0.04, "median relative error")
     }
 
     func testSequenceWritesNumberedMaps() throws {
