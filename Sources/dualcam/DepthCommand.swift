@@ -48,7 +48,7 @@ struct DepthCommand: ParsableCommand {
     @Option(name: .long, help: "Output size: streaming (320 wide), photo (768 wide), native, or WxH.")
     var size: String = "photo"
 
-    @Option(name: .long, help: "filtered (dense, smoothed, holes filled) or unfiltered (measured values, NaN holes).")
+    @Option(name: .long, help: "filtered (dense, smoothed, holes filled) or unfiltered (measured values precise to 5 %, NaN holes).")
     var mode: FilterMode = .filtered
 
     @Option(name: .customLong("min-depth"), parsing: .unconditional, help: "Nearest depth searched, with a unit.")
