@@ -36,7 +36,10 @@ public struct StereoDepthResult: Sendable {
     /// Output pixels inside the overlap of both cameras, and their bounding box.
     public let coveredCount: Int
     public let coveredRegion: PixelRect?
-    /// Unfiltered valid pixels / covered pixels.
+    /// Matched pixels / covered pixels: the measurements that passed the
+    /// matching's checks, before unfiltered mode's precision bound
+    /// (`StereoDepthOptions.unfilteredRelativeDepthNoise`), so that the
+    /// quality verdict is the same in both modes.
     public let validFraction: Double
     public let highQuality: Bool
     /// The rectified pair and the SGBM search used.
@@ -165,14 +168,15 @@ public struct StereoDepthEstimator: @unchecked Sendable {
         // reaches infinity.
         let sigma = matched.disparitySigma.map { alignment.sample($0) }
             ?? [Float](repeating: .nan, count: alignment.size.width * alignment.size.height)
+        let measured = zip(alignment.sample(matched.disparity), sigma).map { d, s in
+            d < floor || !resolvesDepth(disparity: d) || !DisparityNoise.boundsDepth(disparity: d, sigma: s) ? .nan : d
+        }
         // Unfiltered mode also keeps only the precise ones
         // (`unfilteredRelativeDepthNoise`); the fill weighs each by its confidence.
         let precision = options.filtered ? nil : options.unfilteredRelativeDepthNoise.map(Float.init)
-        let unfiltered = zip(alignment.sample(matched.disparity), sigma).map { d, s in
-            d < floor || !resolvesDepth(disparity: d) || !DisparityNoise.boundsDepth(disparity: d, sigma: s)
-                || !(precision.map { DisparityNoise.isPrecise(disparity: d, sigma: s, relativeDepthNoise: $0) } ?? true)
-                ? .nan : d
-        }
+        let unfiltered = precision.map { limit in
+            zip(measured, sigma).map { d, s in DisparityNoise.isPrecise(disparity: d, sigma: s, relativeDepthNoise: limit) ? d : .nan }
+        } ?? measured
         let matchConfidence = zip(alignment.sample(matched.confidence), unfiltered).map { c, d in d.isNaN || c.isNaN ? 0 : c }
         let (zone, edges) = try edgeZone(unfiltered)
         // In the edge zone the window may straddle two surfaces: medium at best.
@@ -184,7 +188,8 @@ public struct StereoDepthEstimator: @unchecked Sendable {
                               guide: reference == .wide ? wide : tele)
             if let temporal { values = temporal.smooth(values) }
         }
-        var out = result(values: values, unfiltered: unfiltered, confidence: confidence, filtered: options.filtered)
+        var out = result(values: values, unfiltered: unfiltered, confidence: confidence, filtered: options.filtered,
+                         measured: measured)
         out.disparitySigmaPixels = sigma
         return out
     }
@@ -260,7 +265,10 @@ public struct StereoDepthEstimator: @unchecked Sendable {
     /// maximum depth bounds them: a match at infinity.
     static let minimumDisparity = 1e-6
 
-    func result(values: [Float], unfiltered: [Float], confidence: [Float], filtered: Bool) -> StereoDepthResult {
+    /// The result; `measured` (default: `unfiltered`) are the matches before
+    /// unfiltered mode's precision bound, which the quality verdict counts.
+    func result(values: [Float], unfiltered: [Float], confidence: [Float], filtered: Bool,
+                measured: [Float]? = nil) -> StereoDepthResult {
         let fb = rectification.pixelsPerInverseMetre
         // Filtered values are convex combinations of measured ones, so they do not
         // fall below the floor; clamped all the same.
@@ -271,7 +279,7 @@ public struct StereoDepthEstimator: @unchecked Sendable {
             return Float(fb) / d * k
         }
         let covered = alignment.coveredCount
-        let valid = unfiltered.lazy.filter { $0.isFinite }.count
+        let valid = (measured ?? unfiltered).lazy.filter { $0.isFinite }.count
         let fraction = covered > 0 ? Double(valid) / Double(covered) : 0
         return StereoDepthResult(
             size: alignment.size, reference: reference, intrinsics: alignment.outputIntrinsics,

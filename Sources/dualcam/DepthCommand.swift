@@ -51,6 +51,9 @@ struct DepthCommand: ParsableCommand {
     @Option(name: .long, help: "filtered (dense, smoothed, holes filled) or unfiltered (measured values precise to 5 %, NaN holes).")
     var mode: FilterMode = .filtered
 
+    @Option(name: .customLong("max-noise"), parsing: .unconditional, help: "Unfiltered mode: keep the values whose predicted depth noise (1 sigma, relative) is at most this: a percentage or fraction (default 5%), or none.")
+    var maxNoise: String?
+
     @Option(name: .customLong("min-depth"), parsing: .unconditional, help: "Nearest depth searched, with a unit.")
     var minDepth: String = "0.3m"
 
@@ -106,8 +109,27 @@ struct DepthCommand: ParsableCommand {
         if let reference { options.reference = reference.frame }
         options.minDepthMetres = try parseFlag("--min-depth", minDepth) { try Distance(parsing: $0) }.metres
         options.maxDepthMetres = try parseFlag("--max-depth", maxDepth) { try Distance(parsing: $0) }.metres
+        if let maxNoise {
+            guard !options.filtered else {
+                throw DualcamError.invalidValue(name: "--max-noise", reason: "applies to --mode unfiltered only")
+            }
+            options.unfilteredRelativeDepthNoise = try Self.relativeNoise(parsing: maxNoise)
+        }
         try options.validate()
         return Settings(type: type, precision: precision, size: size, options: options)
+    }
+
+    /// `--max-noise`: `5%` or `0.05` (a relative depth sigma in (0, 1]), or
+    /// `none` (nil: every measurement, no precision bound).
+    static func relativeNoise(parsing text: String) throws -> Double? {
+        let t = text.lowercased()
+        if t == "none" { return nil }
+        let percent = t.hasSuffix("%")
+        guard let v = Double(percent ? String(t.dropLast()) : t), v.isFinite, v > 0, (percent ? v / 100 : v) <= 1 else {
+            throw DualcamError.invalidValue(name: "--max-noise '\(text)'",
+                                            reason: "expected a percentage or fraction above 0 and at most 100 % (e.g. 5% or 0.05), or none")
+        }
+        return percent ? v / 100 : v
     }
 
     func execute() throws {
@@ -176,8 +198,22 @@ struct DepthCommand: ParsableCommand {
         } else {
             print("depth: \(settings.type) \(result.size) aligned to \(result.reference), "
                 + "\(settings.options.filtered ? "filtered" : "unfiltered"), "
-                + String(format: "%.1f%% measured", 100 * result.validFraction) + " -> \(outPath)")
+                + String(format: "%.1f%% measured", 100 * result.validFraction)
+                + (Self.precisionNote(result, settings: settings) ?? "") + " -> \(outPath)")
         }
+    }
+
+    /// Unfiltered mode's precision bound and the share of the overlap it
+    /// keeps, for the summary line (nil in filtered mode or without a bound).
+    static func precisionNote(_ result: StereoDepthResult, settings: Settings) -> String? {
+        guard !settings.options.filtered, let bound = settings.options.unfilteredRelativeDepthNoise else { return nil }
+        return String(format: ", %.1f%% precise to %g%%", 100 * keptFraction(result), 100 * bound)
+    }
+
+    /// The share of the overlap with a value in the unfiltered map.
+    static func keptFraction(_ result: StereoDepthResult) -> Double {
+        let kept = result.unfilteredDisparityPixels.lazy.filter { $0.isFinite }.count
+        return result.coveredCount > 0 ? Double(kept) / Double(result.coveredCount) : 0
     }
 
     /// The estimator for one geometry; resolves the output size against the reference buffer.
@@ -210,6 +246,10 @@ struct DepthCommand: ParsableCommand {
             "rectified_size": .array([.number(Double(result.rectification.size.width)), .number(Double(result.rectification.size.height))]),
             "baseline_m": .number(result.rectification.baselineMetres),
         ]
+        if !settings.options.filtered {
+            extra["max_relative_noise"] = settings.options.unfilteredRelativeDepthNoise.map { .number($0) } ?? .null
+            extra["kept_fraction_of_overlap"] = .number(Self.keptFraction(result))
+        }
         if let region = result.coveredRegion {
             extra["overlap_region"] = .object(["x": .number(Double(region.x)), "y": .number(Double(region.y)),
                                                "width": .number(Double(region.width)), "height": .number(Double(region.height))])
@@ -238,6 +278,9 @@ struct DepthCommand: ParsableCommand {
         var rectifiedSize: [Int]
         var disparitySearch: [Int]
         var measuredFraction: Double
+        /// Unfiltered mode: the precision bound (nil: none) and the share of the overlap it keeps.
+        var maxRelativeNoise: Double?
+        var keptFraction: Double?
         var quality: String
         var coveredRegion: [Int]?
         var outputs: [String]
@@ -254,6 +297,10 @@ struct DepthCommand: ParsableCommand {
             rectifiedSize = [result.rectification.size.width, result.rectification.size.height]
             disparitySearch = [result.disparitySearch.min, result.disparitySearch.min + result.disparitySearch.count - 1]
             measuredFraction = result.validFraction
+            if !settings.options.filtered {
+                maxRelativeNoise = settings.options.unfilteredRelativeDepthNoise
+                keptFraction = DepthCommand.keptFraction(result)
+            }
             quality = result.highQuality ? "high" : "low"
             coveredRegion = result.coveredRegion.map { [$0.x, $0.y, $0.width, $0.height] }
             self.outputs = outputs

@@ -104,6 +104,31 @@ final class DepthCommandTests: XCTestCase {
         // 3.1 % (before that bound 17 976 values, median 5.4 %, half > 5 % off).
         XCTAssertGreaterThan(errors.count, 2000)
         XCTAssertLessThan(errors[errors.count / 2], 0.04, "median relative error")
+        XCTAssertEqual(report["max_relative_noise"] as? Double, 0.05)
+        let kept = try XCTUnwrap(report["kept_fraction"] as? Double), measured = try XCTUnwrap(report["measured_fraction"] as? Double)
+        XCTAssertLessThan(kept, measured, "the bound keeps a part of what was measured")
+    }
+
+    /// `--max-noise` sets unfiltered mode's precision bound: `none` keeps every
+    /// measurement (a superset of the default 5 %'s, the same values where
+    /// both have one), 10 % keeps more than 5 % and 2 % less.
+    func testMaxNoiseSetsTheUnfilteredPrecision() throws {
+        let dir = try Self.fixtures()
+        func values(_ bound: String?) throws -> (values: [Float], summary: String) {
+            let name = "noise-\(bound.map { $0.replacingOccurrences(of: "%", with: "pc") } ?? "default").pfm"
+            let result = try E2E.succeed(["depth", "--wide", "fx/wide.png", "--tele", "fx/tele.png", "--calibration",
+                                          "fx/calibration.yaml", "--mode", "unfiltered", "--size", "native", "-o", name]
+                                         + (bound.map { ["--max-noise", $0] } ?? []), in: dir)
+            return (try ImageIO.read(dir.path(name)).pixels(as: Float.self), result.stdout)
+        }
+        let standard = try values(nil), all = try values("none"), wider = try values("10%"), tighter = try values("0.02")
+        func count(_ v: [Float]) -> Int { v.filter(\.isFinite).count }
+        XCTAssertTrue(standard.summary.contains("precise to 5%"), standard.summary)
+        XCTAssertFalse(all.summary.contains("precise to"), all.summary)
+        XCTAssertLessThan(count(tighter.values), count(standard.values))
+        XCTAssertLessThan(count(standard.values), count(wider.values))
+        XCTAssertLessThan(count(wider.values), count(all.values))
+        for (a, b) in zip(standard.values, all.values) where a.isFinite { XCTAssertEqual(a, b) }
     }
 
     func testSequenceWritesNumberedMaps() throws {
@@ -149,5 +174,11 @@ final class DepthCommandTests: XCTestCase {
                                    mentions: ["--mode", "'filtered' and 'unfiltered'"], absent: ["bad6.pfm"])
         try E2E.assertFailsCleanly(["depth", "--min-depth", "2m", "--max-depth", "1m", "-o", "bad7.pfm"] + pair, in: dir,
                                    mentions: ["--max-depth"], absent: ["bad7.pfm"])
+        for (i, bad) in ["0", "-1", "abc", "150%", "nan"].enumerated() {
+            try E2E.assertFailsCleanly(["depth", "--mode", "unfiltered", "--max-noise", bad, "-o", "bad8-\(i).pfm"] + pair,
+                                       in: dir, mentions: ["--max-noise '\(bad)'", "5%"], absent: ["bad8-\(i).pfm"])
+        }
+        try E2E.assertFailsCleanly(["depth", "--max-noise", "5%", "-o", "bad9.pfm"] + pair, in: dir,
+                                   mentions: ["--max-noise", "--mode unfiltered"], absent: ["bad9.pfm"])
     }
 }
