@@ -48,7 +48,7 @@ struct DepthCommand: ParsableCommand {
     @Option(name: .long, help: "Output size: streaming (320 wide), photo (768 wide), native, or WxH.")
     var size: String = "photo"
 
-    @Option(name: .long, help: "filtered (dense, smoothed, holes filled) or unfiltered (measured values precise to 5 %, NaN holes).")
+    @Option(name: .long, help: "filtered (dense, smoothed, holes filled) or unfiltered (measured values, by default those precise to 5 % (--max-noise), NaN holes).")
     var mode: FilterMode = .filtered
 
     @Option(name: .customLong("max-noise"), parsing: .unconditional, help: "Unfiltered mode: keep the values whose predicted depth noise (1 sigma, relative) is at most this: a percentage or fraction (default 5%), or none.")
