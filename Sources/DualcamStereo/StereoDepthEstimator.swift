@@ -177,7 +177,7 @@ public struct StereoDepthEstimator: @unchecked Sendable {
         var unfiltered = precision.map { limit in
             zip(measured, sigma).map { d, s in DisparityNoise.isPrecise(disparity: d, sigma: s, relativeDepthNoise: limit) ? d : .nan }
         } ?? measured
-        // Opt-in: none carried across a depth edge onto a blank surface (`ForegroundFattening`).
+        // and none carried across a depth edge onto a blank surface (`ForegroundFattening`).
         if !options.filtered && options.unfilteredRemovesFattening { unfiltered = try removingFattening(unfiltered, guide: reference == .wide ? wide : tele) }
         let matchConfidence = zip(alignment.sample(matched.confidence), unfiltered).map { c, d in d.isNaN || c.isNaN ? 0 : c }
         let (zone, edges) = try edgeZone(unfiltered)
@@ -205,7 +205,8 @@ public struct StereoDepthEstimator: @unchecked Sendable {
         let p = edgeParameters
         let absolute = Float(p.jumpPixels), relative = Float(p.jumpRelative)
         return try ForegroundFattening.remove(values, width: size.width, height: size.height,
-                                              colour: image.pixels(as: UInt8.self), channels: image.channels) { a, b in
+                                              colour: image.pixels(as: UInt8.self), channels: image.channels,
+                                              occlusionSide: p.occlusionRight ? 1 : -1) { a, b in
             abs(a - b) > max(absolute, relative * min(a, b))
         }
     }

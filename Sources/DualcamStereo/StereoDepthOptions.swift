@@ -75,11 +75,9 @@ public struct StereoDepthOptions: Sendable, Equatable {
     /// docs/real-data.md), and its `unfilteredDisparityPixels` are all it used.
     public var unfilteredRelativeDepthNoise: Double? = 0.05
     /// Unfiltered mode also removes measurements that a depth edge's nearer
-    /// surface carried onto a blank farther one (`ForegroundFattening`).
-    /// Off by default: it lowers Aloe's unfiltered coverage 0.8452 -> 0.8448
-    /// (of the 491 values it removes there, 295 were > 2 px off), below the
-    /// yardstick's 0.845 (docs/real-data.md, 2026-11-27).
-    public var unfilteredRemovesFattening = false
+    /// surface carried onto a blank farther one on the half-occluded side
+    /// (`ForegroundFattening`; filtered mode's fill never sees the difference).
+    public var unfilteredRemovesFattening = true
     /// Fast global smoother fill: regularisation and colour sigma (guide levels).
     public var fillLambda = 300.0
     public var fillSigmaColor = 6.0

@@ -1,8 +1,9 @@
 import XCTest
 @testable import DualcamStereo
 
-/// `ForegroundFattening.remove`: a run's end whose colour continues the blank
-/// region towards a farther measurement of that colour is fattened.
+/// `ForegroundFattening.remove`: on the half-occluded side, a run's end whose
+/// colour continues the blank region towards a farther measurement of that
+/// colour is fattened.
 final class ForegroundFatteningTests: XCTestCase {
     static func jump(_ a: Float, _ b: Float) -> Bool { abs(a - b) > max(0.4, 0.04 * min(a, b)) }
 
@@ -19,8 +20,10 @@ final class ForegroundFatteningTests: XCTestCase {
         return (d, c)
     }
 
-    func remove(_ r: (d: [Float], c: [UInt8])) -> [Float] {
-        ForegroundFattening.remove(r.d, width: r.d.count, height: 1, colour: r.c, channels: 1, jump: Self.jump)
+    /// Half-occlusions right of the nearer surface (the wall is on that side).
+    func remove(_ r: (d: [Float], c: [UInt8]), occlusionSide: Int = 1) -> [Float] {
+        ForegroundFattening.remove(r.d, width: r.d.count, height: 1, colour: r.c, channels: 1,
+                                   occlusionSide: occlusionSide, jump: Self.jump)
     }
 
     func testTheWallPixelsCarryingTheNearDisparityAreRemoved() {
@@ -28,6 +31,14 @@ final class ForegroundFatteningTests: XCTestCase {
         XCTAssertEqual(out[0..<10].filter { $0 == 10 }.count, 10, "the near surface stays")
         XCTAssertTrue(out[10..<13].allSatisfy { $0.isNaN }, "the fattened wall pixels go")
         XCTAssertTrue(out[20..<30].allSatisfy { $0 == 5 }, "the far surface stays")
+    }
+
+    func testTheOtherSideIsLeftAlone() {
+        XCTAssertEqual(remove(row(), occlusionSide: -1).filter { $0.isFinite }.count, 23)
+        // The mirrored row on the left-occlusion side loses the same pixels.
+        let r = row(), mirrored = (d: Array(r.d.reversed()), c: Array(r.c.reversed()))
+        XCTAssertEqual(Array(remove(mirrored, occlusionSide: -1).reversed()).map { $0.isNaN },
+                       remove(r).map { $0.isNaN })
     }
 
     func testAFarMeasurementOfAnotherColourIsNoBlankSurface() {
