@@ -174,9 +174,11 @@ public struct StereoDepthEstimator: @unchecked Sendable {
         // Unfiltered mode also keeps only the precise ones
         // (`unfilteredRelativeDepthNoise`); the fill weighs each by its confidence.
         let precision = options.filtered ? nil : options.unfilteredRelativeDepthNoise.map(Float.init)
-        let unfiltered = precision.map { limit in
+        var unfiltered = precision.map { limit in
             zip(measured, sigma).map { d, s in DisparityNoise.isPrecise(disparity: d, sigma: s, relativeDepthNoise: limit) ? d : .nan }
         } ?? measured
+        // and none carried across a depth edge onto a blank surface (`ForegroundFattening`).
+        if !options.filtered && options.unfilteredRemovesFattening { unfiltered = try removingFattening(unfiltered, guide: reference == .wide ? wide : tele) }
         let matchConfidence = zip(alignment.sample(matched.confidence), unfiltered).map { c, d in d.isNaN || c.isNaN ? 0 : c }
         let (zone, edges) = try edgeZone(unfiltered)
         // In the edge zone the window may straddle two surfaces: medium at best.
@@ -192,6 +194,21 @@ public struct StereoDepthEstimator: @unchecked Sendable {
                          measured: measured)
         out.disparitySigmaPixels = sigma
         return out
+    }
+
+    /// `ForegroundFattening.remove` of `values` (rectified px at the output)
+    /// with the reference image resized to the output and the edge zone's jump test.
+    func removingFattening(_ values: [Float], guide: Image) throws -> [Float] {
+        let size = alignment.size
+        guard values.contains(where: { $0.isFinite }) else { return values }
+        let image = try ImageOps.resize(guide.eightBit(), width: size.width, height: size.height, interpolation: .area)
+        let p = edgeParameters
+        let absolute = Float(p.jumpPixels), relative = Float(p.jumpRelative)
+        return try ForegroundFattening.remove(values, width: size.width, height: size.height,
+                                              colour: image.pixels(as: UInt8.self), channels: image.channels,
+                                              occlusionSide: p.occlusionRight ? 1 : -1) { a, b in
+            abs(a - b) > max(absolute, relative * min(a, b))
+        }
     }
 
     /// The edge snap's parameters at the output size.

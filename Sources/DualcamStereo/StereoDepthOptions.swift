@@ -74,6 +74,10 @@ public struct StereoDepthOptions: Sendable, Equatable {
     /// confidence (dropping them there cost the office's blank walls,
     /// docs/real-data.md), and its `unfilteredDisparityPixels` are all it used.
     public var unfilteredRelativeDepthNoise: Double? = 0.05
+    /// Unfiltered mode also removes measurements that a depth edge's nearer
+    /// surface carried onto a blank farther one on the half-occluded side
+    /// (`ForegroundFattening`; filtered mode's fill never sees the difference).
+    public var unfilteredRemovesFattening = true
     /// Fast global smoother fill: regularisation and colour sigma (guide levels).
     public var fillLambda = 300.0
     public var fillSigmaColor = 6.0
