@@ -178,7 +178,9 @@ public struct StereoDepthEstimator: @unchecked Sendable {
             zip(measured, sigma).map { d, s in DisparityNoise.isPrecise(disparity: d, sigma: s, relativeDepthNoise: limit) ? d : .nan }
         } ?? measured
         // and none carried across a depth edge onto a blank surface (`ForegroundFattening`).
-        if !options.filtered && options.unfilteredRemovesFattening { unfiltered = try removingFattening(unfiltered, guide: reference == .wide ? wide : tele) }
+        if !options.filtered && options.unfilteredRemovesFattening {
+            unfiltered = try removingFattening(unfiltered, guide: reference == .wide ? wide : tele)
+        }
         let matchConfidence = zip(alignment.sample(matched.confidence), unfiltered).map { c, d in d.isNaN || c.isNaN ? 0 : c }
         let (zone, edges) = try edgeZone(unfiltered)
         // In the edge zone the window may straddle two surfaces: medium at best.
