@@ -5,6 +5,11 @@ import COpenCVShim
 public struct CVEdgeSnapParameters: Sendable, Equatable {
     public var jumpPixels = 0.4
     public var jumpRelative = 0.04
+
+    /// Whether disparities a and b lie on different surfaces (the kernels' jump test).
+    public func isJump(_ a: Float, _ b: Float) -> Bool {
+        abs(a - b) > max(Float(jumpPixels), Float(jumpRelative) * min(a, b))
+    }
     /// Half-size of the zone about the jump pixels, pixels.
     public var margin = 2
     /// Half-size of the window the surfaces are fitted in, pixels (sized for

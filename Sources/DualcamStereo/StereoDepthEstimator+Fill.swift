@@ -11,7 +11,7 @@ extension StereoDepthEstimator {
               guide: Image) throws -> [Float] {
         let size = alignment.size
         guard values.contains(where: { $0.isFinite }) else { return values }
-        let guideImage = try ImageOps.resize(guide.eightBit(), width: size.width, height: size.height, interpolation: .area)
+        let guideImage = try outputGuide(guide)
         let covered = alignment.rectifiedIndex.map { $0 >= 0 }
         // Holes (mostly half-occlusions beside foreground objects) first take the
         // background value with a small weight, so the smoother does not mix

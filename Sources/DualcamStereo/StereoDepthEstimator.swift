@@ -41,6 +41,11 @@ public struct StereoDepthResult: Sendable {
     /// (`StereoDepthOptions.unfilteredRelativeDepthNoise`), so that the
     /// quality verdict is the same in both modes.
     public let validFraction: Double
+    /// Pixels with an unfiltered value / covered pixels (unfiltered mode:
+    /// what its precision bound and fattening test left of `validFraction`).
+    public var unfilteredFraction: Double {
+        coveredCount > 0 ? Double(unfilteredDisparityPixels.lazy.filter { $0.isFinite }.count) / Double(coveredCount) : 0
+    }
     public let highQuality: Bool
     /// The rectified pair and the SGBM search used.
     public let rectification: StereoRectification
@@ -171,16 +176,8 @@ public struct StereoDepthEstimator: @unchecked Sendable {
         let measured = zip(alignment.sample(matched.disparity), sigma).map { d, s in
             d < floor || !resolvesDepth(disparity: d) || !DisparityNoise.boundsDepth(disparity: d, sigma: s) ? .nan : d
         }
-        // Unfiltered mode also keeps only the precise ones
-        // (`unfilteredRelativeDepthNoise`); the fill weighs each by its confidence.
-        let precision = options.filtered ? nil : options.unfilteredRelativeDepthNoise.map(Float.init)
-        var unfiltered = precision.map { limit in
-            zip(measured, sigma).map { d, s in DisparityNoise.isPrecise(disparity: d, sigma: s, relativeDepthNoise: limit) ? d : .nan }
-        } ?? measured
-        // and none carried across a depth edge onto a blank surface (`ForegroundFattening`).
-        if !options.filtered && options.unfilteredRemovesFattening {
-            unfiltered = try removingFattening(unfiltered, guide: reference == .wide ? wide : tele)
-        }
+        let guide = reference == .wide ? wide : tele
+        let unfiltered = options.filtered ? measured : try unfilteredModeValues(measured, sigma: sigma, guide: guide)
         let matchConfidence = zip(alignment.sample(matched.confidence), unfiltered).map { c, d in d.isNaN || c.isNaN ? 0 : c }
         let (zone, edges) = try edgeZone(unfiltered)
         // In the edge zone the window may straddle two surfaces: medium at best.
@@ -188,8 +185,7 @@ public struct StereoDepthEstimator: @unchecked Sendable {
         let confidence = zip(matchConfidence, zone).map { c, z in z ? min(c, cap) : c }
         var values = unfiltered
         if options.filtered {
-            values = try fill(unfiltered, confidence: matchConfidence, edgeZone: zone, edges: edges,
-                              guide: reference == .wide ? wide : tele)
+            values = try fill(unfiltered, confidence: matchConfidence, edgeZone: zone, edges: edges, guide: guide)
             if let temporal { values = temporal.smooth(values) }
         }
         var out = result(values: values, unfiltered: unfiltered, confidence: confidence, filtered: options.filtered,
@@ -198,19 +194,30 @@ public struct StereoDepthEstimator: @unchecked Sendable {
         return out
     }
 
-    /// `ForegroundFattening.remove` of `values` (rectified px at the output)
-    /// with the reference image resized to the output and the edge zone's jump test.
-    func removingFattening(_ values: [Float], guide: Image) throws -> [Float] {
-        let size = alignment.size
-        guard values.contains(where: { $0.isFinite }) else { return values }
-        let image = try ImageOps.resize(guide.eightBit(), width: size.width, height: size.height, interpolation: .area)
-        let p = edgeParameters
-        let absolute = Float(p.jumpPixels), relative = Float(p.jumpRelative)
+    /// Unfiltered mode's values: of the `measured` ones (sigma: their
+    /// predicted disparity sigma), only those precise to
+    /// `unfilteredRelativeDepthNoise` (`DisparityNoise.isPrecise`), and none
+    /// that a depth edge carried onto a blank surface (`ForegroundFattening`,
+    /// with `guide` at the output and the edge zone's jump test). Filtered
+    /// mode's fill weighs every measurement by its confidence instead.
+    func unfilteredModeValues(_ measured: [Float], sigma: [Float], guide: Image) throws -> [Float] {
+        var values = measured
+        if let limit = options.unfilteredRelativeDepthNoise.map(Float.init) {
+            values = zip(measured, sigma).map { d, s in
+                DisparityNoise.isPrecise(disparity: d, sigma: s, relativeDepthNoise: limit) ? d : .nan
+            }
+        }
+        guard options.unfilteredRemovesFattening, values.contains(where: { $0.isFinite }) else { return values }
+        let size = alignment.size, image = try outputGuide(guide), p = edgeParameters
         return try ForegroundFattening.remove(values, width: size.width, height: size.height,
                                               colour: image.pixels(as: UInt8.self), channels: image.channels,
-                                              occlusionSide: p.occlusionRight ? 1 : -1) { a, b in
-            abs(a - b) > max(absolute, relative * min(a, b))
-        }
+                                              occlusionSide: p.occlusionRight ? 1 : -1, jump: p.isJump)
+    }
+
+    /// The reference image as 8 bits at the output size (area-resized): the
+    /// colour the fill and the fattening test compare.
+    func outputGuide(_ guide: Image) throws -> Image {
+        try ImageOps.resize(guide.eightBit(), width: alignment.size.width, height: alignment.size.height, interpolation: .area)
     }
 
     /// The edge snap's parameters at the output size.

@@ -207,13 +207,7 @@ struct DepthCommand: ParsableCommand {
     /// keeps, for the summary line (nil in filtered mode or without a bound).
     static func precisionNote(_ result: StereoDepthResult, settings: Settings) -> String? {
         guard !settings.options.filtered, let bound = settings.options.unfilteredRelativeDepthNoise else { return nil }
-        return String(format: ", %.1f%% precise to %g%%", 100 * keptFraction(result), 100 * bound)
-    }
-
-    /// The share of the overlap with a value in the unfiltered map.
-    static func keptFraction(_ result: StereoDepthResult) -> Double {
-        let kept = result.unfilteredDisparityPixels.lazy.filter { $0.isFinite }.count
-        return result.coveredCount > 0 ? Double(kept) / Double(result.coveredCount) : 0
+        return String(format: ", %.1f%% precise to %g%%", 100 * result.unfilteredFraction, 100 * bound)
     }
 
     /// The estimator for one geometry; resolves the output size against the reference buffer.
@@ -248,7 +242,7 @@ struct DepthCommand: ParsableCommand {
         ]
         if !settings.options.filtered {
             extra["max_relative_noise"] = settings.options.unfilteredRelativeDepthNoise.map { .number($0) } ?? .null
-            extra["kept_fraction_of_overlap"] = .number(Self.keptFraction(result))
+            extra["kept_fraction_of_overlap"] = .number(result.unfilteredFraction)
         }
         if let region = result.coveredRegion {
             extra["overlap_region"] = .object(["x": .number(Double(region.x)), "y": .number(Double(region.y)),
@@ -299,7 +293,7 @@ struct DepthCommand: ParsableCommand {
             measuredFraction = result.validFraction
             if !settings.options.filtered {
                 maxRelativeNoise = settings.options.unfilteredRelativeDepthNoise
-                keptFraction = DepthCommand.keptFraction(result)
+                keptFraction = result.unfilteredFraction
             }
             quality = result.highQuality ? "high" : "low"
             coveredRegion = result.coveredRegion.map { [$0.x, $0.y, $0.width, $0.height] }
