@@ -57,7 +57,9 @@ struct Dualcam: ParsableCommand {
             var command = command
             try command.run()
         } catch {
+            StagingRegistry.parkIfExiting()  // a signal's exit status wins
             exit(withError: error)
         }
+        StagingRegistry.parkIfExiting()
     }
 }
