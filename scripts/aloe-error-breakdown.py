@@ -71,7 +71,7 @@ def main():
     step[:, 1:] |= np.abs(np.diff(gt, axis=1)) > 2
     step[1:, :] |= np.abs(np.diff(gt, axis=0)) > 2
     band = step.copy()
-    for _ in range(3):  # dilate by 3 px (3x3 each step)
+    for _ in range(3):  # dilate by 3 px (4-neighbour steps)
         grown = band.copy()
         grown[1:, :] |= band[:-1, :]; grown[:-1, :] |= band[1:, :]
         grown[:, 1:] |= band[:, :-1]; grown[:, :-1] |= band[:, 1:]

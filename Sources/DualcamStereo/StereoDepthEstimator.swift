@@ -43,9 +43,7 @@ public struct StereoDepthResult: Sendable {
     public let validFraction: Double
     /// Pixels with an unfiltered value / covered pixels (unfiltered mode:
     /// what its precision bound and fattening test left of `validFraction`).
-    public var unfilteredFraction: Double {
-        coveredCount > 0 ? Double(unfilteredDisparityPixels.lazy.filter { $0.isFinite }.count) / Double(coveredCount) : 0
-    }
+    public let unfilteredFraction: Double
     public let highQuality: Bool
     /// The rectified pair and the SGBM search used.
     public let rectification: StereoRectification
@@ -305,13 +303,14 @@ public struct StereoDepthEstimator: @unchecked Sendable {
             return Float(fb) / d * k
         }
         let covered = alignment.coveredCount
-        let valid = (measured ?? unfiltered).lazy.filter { $0.isFinite }.count
-        let fraction = covered > 0 ? Double(valid) / Double(covered) : 0
+        let share = { (map: [Float]) in covered > 0 ? Double(map.lazy.filter { $0.isFinite }.count) / Double(covered) : 0 }
+        let kept = share(unfiltered)
+        let fraction = measured.map(share) ?? kept
         return StereoDepthResult(
             size: alignment.size, reference: reference, intrinsics: alignment.outputIntrinsics,
             filtered: filtered, disparityPixels: values, unfilteredDisparityPixels: unfiltered,
             depthMetres: depth, confidence: confidence, pixelsPerInverseMetre: fb, coveredCount: covered,
-            coveredRegion: alignment.coveredRegion, validFraction: fraction,
+            coveredRegion: alignment.coveredRegion, validFraction: fraction, unfilteredFraction: kept,
             highQuality: fraction >= options.highQualityValidFraction, rectification: rectification,
             disparitySearch: search)
     }

@@ -1,3 +1,4 @@
+import DualcamOpenCV
 import XCTest
 @testable import DualcamStereo
 
@@ -5,7 +6,8 @@ import XCTest
 /// colour continues the blank region towards a farther measurement of that
 /// colour is fattened.
 final class ForegroundFatteningTests: XCTestCase {
-    static func jump(_ a: Float, _ b: Float) -> Bool { abs(a - b) > max(0.4, 0.04 * min(a, b)) }
+    /// The edge zone's default jump test (0.4 px or 4 %).
+    static let jump = CVEdgeSnapParameters().isJump
 
     /// One grey row: a textured near surface (d = 10) at x 0..<10 whose
     /// disparity runs on over x 10..<13 of a blank wall (grey 200), holes on
