@@ -215,7 +215,7 @@ extern "C" int dc_stereo_match(const dc_mat *left, const dc_mat *right, const dc
             cv::Mat raw;
             matcher[view]->compute(*image[view], *image[1 - view], raw);
             disparities[view] = to_pixels(raw, lowest[view], direction[view]);
-            if (p.refine) views[view] = make_refine_image(*image[view]);
+            if (p.refine) views[view] = make_refine_image(*image[view], view == 0 ? p.left_blur : p.right_blur);
         });
         const int r = reference_right != 0 ? 1 : 0;
         cv::Mat &ref = disparities[r];
@@ -229,8 +229,10 @@ extern "C" int dc_stereo_match(const dc_mat *left, const dc_mat *right, const dc
         cv::Mat sigma;
         if (disparity_sigma) sigma = cv::Mat(size, CV_32F, cv::Scalar(std::numeric_limits<float>::quiet_NaN()));
         if (p.refine) {
+            // The texture term reads the reference's gradients: an extra blur lowers them by its textureScale.
+            const double textureSigma = (p.texture_sigma > 0 ? p.texture_sigma : kDefaultTextureSigma) * views[r].textureScale;
             const RefineInputs in{std::move(views[r]), std::move(views[1 - r]), ref.clone(), sign, p.refine_radius,
-                                  p.texture_sigma > 0 ? p.texture_sigma : kDefaultTextureSigma};
+                                  textureSigma};
             if (int status = refine_disparities(in, ref, conf, refine_mask ? refine_mask->mat : cv::Mat(), p.min_zncc,
                                                 disparity_sigma ? &sigma : nullptr, err))
                 return status;

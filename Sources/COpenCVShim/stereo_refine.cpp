@@ -4,6 +4,7 @@
 #include "shim_kernels.hpp"
 #include <opencv2/imgproc.hpp>
 #include <initializer_list>
+#include <cmath>
 #include <utility>
 
 namespace dualcam_shim {
@@ -15,10 +16,10 @@ constexpr double kSmoothingSigma = 0.7;
 /// Sobel scale of a 1-px aperture: (f(x+1) - f(x-1)) / 2, the central difference.
 constexpr double kCentralDifference = 0.5;
 
-cv::Mat smoothed(const cv::Mat &grey) {
+cv::Mat smoothed(const cv::Mat &grey, double sigma) {
     cv::Mat f;
     grey.convertTo(f, CV_32F);
-    cv::GaussianBlur(f, f, cv::Size(0, 0), kSmoothingSigma, kSmoothingSigma, cv::BORDER_REFLECT_101);
+    cv::GaussianBlur(f, f, cv::Size(0, 0), sigma, sigma, cv::BORDER_REFLECT_101);
     return f;
 }
 
@@ -30,10 +31,18 @@ cv::Mat x_gradient(const cv::Mat &f) {
 
 }  // namespace
 
-RefineImage make_refine_image(const cv::Mat &grey) {
+RefineImage make_refine_image(const cv::Mat &grey, double extraSigma) {
     RefineImage view;
-    view.image = smoothed(grey);
+    if (!(extraSigma > 0)) {
+        view.image = smoothed(grey, kSmoothingSigma);
+        view.dx = x_gradient(view.image);
+        return view;
+    }
+    view.image = smoothed(grey, std::sqrt(kSmoothingSigma * kSmoothingSigma + extraSigma * extraSigma));
     view.dx = x_gradient(view.image);
+    const cv::Mat plain = x_gradient(smoothed(grey, kSmoothingSigma));
+    const double before = plain.dot(plain), after = view.dx.dot(view.dx);
+    if (before > 0 && after > 0) view.textureScale = std::sqrt(after / before);
     return view;
 }
 

@@ -106,7 +106,16 @@ public struct StereoDepthEstimator: @unchecked Sendable {
             Int((f * probe.baselineMetres / minDepth).rounded(.up)) + Self.rectificationMarginPixels
         }
         search = try options.disparitySearch(pixelsPerInverseMetre: rectification.pixelsPerInverseMetre)
-        parameters = options.stereoParameters(search: search, rectifiedWidth: rectification.size.width)
+        var parameters = options.stereoParameters(search: search, rectifiedWidth: rectification.size.width)
+        if options.equalizesSampling {
+            let f = rectification.intrinsics.fx
+            let left = try rectification.model(of: rectification.left).intrinsics
+            let right = try rectification.model(of: rectification.right).intrinsics
+            (parameters.leftRefineBlur, parameters.rightRefineBlur) = SamplingFootprint.equalizingBlur(
+                pixelSpans: SamplingFootprint.pixelSpan(rectifiedFocal: f, fx: left.fx, fy: left.fy),
+                SamplingFootprint.pixelSpan(rectifiedFocal: f, fx: right.fx, fy: right.fy))
+        }
+        self.parameters = parameters
         wideTable = try RectificationTable(model: wide, rotation: rectification.wideRotation, rectified: rectification.intrinsics)
         teleTable = try RectificationTable(model: tele, rotation: rectification.teleRotation, rectified: rectification.intrinsics)
         alignment = try ReferenceAlignment(rectification: rectification, reference: reference, outputSize: outputSize,
