@@ -109,26 +109,24 @@ const uint8_t *mask_pixels(const dc_mat *mask, cv::Mat &keep) {
     return keep.ptr<uint8_t>();
 }
 
-/// Runs `task(0)` ... `task(count - 1)` on OpenCV's threads, each task once,
-/// taken in order by whichever thread is free (one stripe per task); rethrows
-/// the first task's exception, if any. OpenCV runs parallel loops nested in
-/// these serially, so each task runs on one thread: dc_stereo_match's first
-/// tasks are the two views' SGBM (each keeps its stripes, which follow
-/// cv::getNumThreads(), not the thread, so the disparities are the same), and
-/// both cores stay busy through the serial parts of SGBM (buffers, speckle
-/// filter); the thread whose view finishes first takes the later tasks.
-template <typename Task>
-void run_tasks(int count, Task &&task) {
-    std::vector<std::exception_ptr> failure((size_t)count);
-    cv::parallel_for_(cv::Range(0, count), [&](const cv::Range &range) {
-        for (int i = range.start; i < range.end; ++i) {
+/// Runs `body(0)` and `body(1)` (the left and the right view) concurrently
+/// on OpenCV's threads; rethrows the first view's exception, if any. OpenCV
+/// runs parallel loops nested in these serially, so each view's SGBM runs
+/// its stripes on one thread: the stripes follow cv::getNumThreads(), not the
+/// thread, so the disparities are the same, and both cores stay busy through
+/// the serial parts of SGBM (buffers, speckle filter) and of the smoothing.
+template <typename Body>
+void for_both_views(Body &&body) {
+    std::exception_ptr failure[2];
+    cv::parallel_for_(cv::Range(0, 2), [&](const cv::Range &range) {
+        for (int view = range.start; view < range.end; ++view) {
             try {
-                task(i);
+                body(view);
             } catch (...) {
-                failure[(size_t)i] = std::current_exception();
+                failure[view] = std::current_exception();
             }
         }
-    }, count);
+    }, 2);
     for (const std::exception_ptr &f : failure)
         if (f) std::rethrow_exception(f);
 }
@@ -213,18 +211,11 @@ extern "C" int dc_stereo_match(const dc_mat *left, const dc_mat *right, const dc
         const float direction[2] = {1.0f, -1.0f};
         cv::Mat disparities[2];
         RefineImage views[2];
-        // Tasks 0 and 1: each view's SGBM; 2 and 3: the refinement's images of
-        // the views (taken by the thread whose SGBM finished first: the
-        // views' SGBM times differ by a millisecond or two).
-        run_tasks(p.refine ? 4 : 2, [&](int task) {
-            const int view = task % 2;
-            if (task >= 2) {
-                views[view] = make_refine_image(*image[view]);
-                return;
-            }
+        for_both_views([&](int view) {
             cv::Mat raw;
             matcher[view]->compute(*image[view], *image[1 - view], raw);
             disparities[view] = to_pixels(raw, lowest[view], direction[view]);
+            if (p.refine) views[view] = make_refine_image(*image[view]);
         });
         const int r = reference_right != 0 ? 1 : 0;
         cv::Mat &ref = disparities[r];
