@@ -30,10 +30,10 @@ constexpr int kStripesPerThread = 4;
 
 /// Runs `body(begin, end, dck_error *)` (a kernel over part of `range`,
 /// returning a DCK_* code) over `range` on OpenCV's threads, in
-/// `kStripesPerThread` parts per thread; returns the first failure.
+/// `stripesPerThread` parts per thread; returns the first failure.
 template <typename Body>
-int parallel_kernel(const cv::Range &range, dc_error *err, Body &&body) {
-    const double nstripes = kStripesPerThread * cv::getNumThreads();
+int parallel_kernel(const cv::Range &range, dc_error *err, Body &&body, int stripesPerThread = kStripesPerThread) {
+    const double nstripes = stripesPerThread * cv::getNumThreads();
     std::mutex lock;
     int first = DCK_OK;
     dck_error firstError{};

@@ -13,6 +13,11 @@ namespace {
 /// Gaussian sigma (px) of the images the refinement resamples: just enough
 /// against aliasing of the bilinear interpolation, little loss of texture.
 constexpr double kSmoothingSigma = 0.7;
+/// Row stripes per thread of the refinement: its cost per row follows the
+/// refined pixels (the mask, the matches), so the rows of the last stripes
+/// can take far longer than others; small stripes keep both threads busy to
+/// the end (each stripe's setup, a copy of its rows, is small against its work).
+constexpr int kRefineStripesPerThread = 16;
 /// Sobel scale of a 1-px aperture: (f(x+1) - f(x-1)) / 2, the central difference.
 constexpr double kCentralDifference = 0.5;
 
@@ -57,8 +62,9 @@ int refine_disparities(const RefineInputs &in, cv::Mat &ref, cv::Mat &conf, cons
                              in.match.dx.ptr<float>(), in.disparity.ptr<float>(), ref.ptr<float>(), conf.ptr<float>(),
                              mask.empty() ? nullptr : mask.ptr<uint8_t>(), (size_t)ref.cols, ref.cols, ref.rows,
                              in.sign, in.radius, in.textureSigma, minZncc, sigma ? sigma->ptr<float>() : nullptr};
-    return parallel_kernel(cv::Range(0, ref.rows), err,
-                           [&](int y0, int y1, dck_error *e) { return dck_refine_rows(&job, y0, y1, e); });
+    return parallel_kernel(
+        cv::Range(0, ref.rows), err, [&](int y0, int y1, dck_error *e) { return dck_refine_rows(&job, y0, y1, e); },
+        kRefineStripesPerThread);
 }
 
 }  // namespace dualcam_shim

@@ -24,6 +24,8 @@ public struct ReferenceAlignment: Sendable {
     /// Row-major rectified pixel index (y * rectifiedWidth + x) per output pixel; -1 when
     /// outside the rectified image or outside the overlap (`covered` false).
     public let rectifiedIndex: [Int32]
+    /// Pixels of the rectified image (`rectifiedIndex` stays below this).
+    let rectifiedPixelCount: Int
     /// Z_ref / Z_rect per output pixel.
     public let depthFactor: [Float]
     /// Output pixels inside the overlap of both cameras.
@@ -92,6 +94,7 @@ public struct ReferenceAlignment: Sendable {
             hi = (max(hi.x, x), max(hi.y, y))
         }
         rectifiedIndex = index
+        rectifiedPixelCount = rw * rh
         depthFactor = factor
         coveredRegion = hi.x < 0 ? nil : PixelRect(x: lo.x, y: lo.y, width: hi.x - lo.x + 1, height: hi.y - lo.y + 1)
     }
@@ -107,21 +110,36 @@ public struct ReferenceAlignment: Sendable {
     public func sample(_ map: CVMat) -> [Float] {
         // A continuous map is read in place (no copy of the whole rectified map).
         guard map.step == map.rowByteCount else {
-            let values = map.floats()
-            return rectifiedIndex.map { $0 >= 0 ? values[Int($0)] : .nan }
+            return map.floats().withUnsafeBufferPointer { sample($0) }
         }
-        return map.withUnsafeBytes { bytes in
-            let values = bytes.bindMemory(to: Float.self)
-            return rectifiedIndex.map { $0 >= 0 ? values[Int($0)] : .nan }
+        return map.withUnsafeBytes { sample($0.bindMemory(to: Float.self)) }
+    }
+
+    /// `sample` of the row-major rectified values `values`, over raw buffers
+    /// (a quarter of the time of a map over the indices).
+    func sample(_ values: UnsafeBufferPointer<Float>) -> [Float] {
+        rectifiedIndex.withUnsafeBufferPointer { index in
+            precondition(values.count >= rectifiedPixelCount, "a rectified map of the rectified size")
+            return [Float](unsafeUninitializedCapacity: index.count) { out, initialized in
+                for i in 0..<index.count { out[i] = index[i] >= 0 ? values[Int(index[i])] : .nan }
+                initialized = index.count
+            }
         }
     }
 }
 
 extension CVMat {
-    /// The values of a float32 1-channel matrix, row-major.
+    /// The values of a float32 1-channel matrix, row-major (a continuous
+    /// matrix is copied once, from its own memory).
     func floats() -> [Float] {
-        let bytes = packedBytes()
-        return bytes.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        guard step == rowByteCount else { return packedBytes().withUnsafeBytes { Array($0.bindMemory(to: Float.self)) } }
+        return withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+    }
+
+    /// Whether each element of an 8-bit 1-channel matrix is non-zero, row-major.
+    func nonzero() -> [Bool] {
+        guard step == rowByteCount else { return packedBytes().map { $0 != 0 } }
+        return withUnsafeBytes { $0.map { $0 != 0 } }
     }
 
     /// A float32 1-channel matrix from row-major values.

@@ -18,7 +18,7 @@ extension StereoDepthEstimator {
         // measurement, and takes the nearest value (the output stays dense).
         let floor = disparityFloor
         let measured = alignment.sample(disparity).map { $0 < floor ? .nan : $0 }
-        let values = HoleFilling.nearestFill(measured, width: alignment.size.width, keep: alignment.rectifiedIndex.map { $0 >= 0 })
+        let values = HoleFilling.nearestFill(measured, width: alignment.size.width, keep: covered)
         return result(values: values, unfiltered: measured, confidence: measured.map { $0.isFinite ? 1 : 0 }, filtered: true)
     }
 }

@@ -12,7 +12,6 @@ extension StereoDepthEstimator {
         let size = alignment.size
         guard values.contains(where: { $0.isFinite }) else { return values }
         let guideImage = try outputGuide(guide)
-        let covered = alignment.rectifiedIndex.map { $0 >= 0 }
         // Holes (mostly half-occlusions beside foreground objects) first take the
         // background value with a small weight, so the smoother does not mix
         // foreground into them; then the confidence-weighted smoother.
@@ -24,7 +23,7 @@ extension StereoDepthEstimator {
         let blank = try blankSurfaces(values, confidence: confidence, covered: covered, guide: guideMat,
                                       channels: guideImage.channels)
         for i in blank.indices where blank[i].isFinite { pre.values[i] = blank[i] }
-        let weights = zip(confidence, pre.filled).map { $1 ? Self.backgroundFillWeight : $0 }
+        let weights = confidence.mapPairs(pre.filled) { $1 ? Self.backgroundFillWeight : $0 }
         let smoothed = try CVEdgeAware.confidenceFill(
             values: .floats(pre.values, width: size.width, height: size.height),
             confidence: .floats(weights, width: size.width, height: size.height),
@@ -58,10 +57,8 @@ extension StereoDepthEstimator {
             // there each pixel takes the plane of the surface it belongs to.
             let snapped = try edges.snap(
                 confidence: .floats(confidence, width: size.width, height: size.height),
-                filled: .floats(dense, width: size.width, height: size.height),
-                covered: CVMat(rows: size.height, cols: size.width, channels: 1, depth: .uint8,
-                               bytes: covered.map { $0 ? 255 : 0 })).floats()
-            out = zip(snapped, covered).map { $1 ? $0 : .nan }
+                filled: .floats(dense, width: size.width, height: size.height), covered: coveredMask).floats()
+            out = snapped.mapPairs(covered) { $1 ? $0 : .nan }
         }
         // A blank surface keeps its plane: the snap's planes come from the
         // measurements beyond a jump, which a blank surface has none of.

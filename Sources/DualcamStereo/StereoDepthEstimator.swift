@@ -69,6 +69,10 @@ public struct StereoDepthEstimator: @unchecked Sendable {
     let wideTable: RectificationTable
     let teleTable: RectificationTable
     let refineMask: CVMat
+    /// The output pixels inside the overlap (`alignment`), and as an 8-bit
+    /// mask (255 = covered): the same for every pair.
+    let covered: [Bool]
+    let coveredMask: CVMat
     public let wideSize: PixelSize
     public let teleSize: PixelSize
 
@@ -122,6 +126,9 @@ public struct StereoDepthEstimator: @unchecked Sendable {
                                            grid: options.outputGrid,
                                            otherValid: reference == .wide ? teleTable.valid : wideTable.valid)
         refineMask = try alignment.sampledMask(rectifiedSize: rectification.size)
+        covered = alignment.rectifiedIndex.map { $0 >= 0 }
+        coveredMask = try CVMat(rows: alignment.size.height, cols: alignment.size.width, channels: 1, depth: .uint8,
+                                bytes: covered.map { $0 ? 255 : 0 })
     }
 
     /// The reference camera `options` leads to (the narrower camera when
@@ -180,16 +187,16 @@ public struct StereoDepthEstimator: @unchecked Sendable {
         // reaches infinity.
         let sigma = matched.disparitySigma.map { alignment.sample($0) }
             ?? [Float](repeating: .nan, count: alignment.size.width * alignment.size.height)
-        let measured = zip(alignment.sample(matched.disparity), sigma).map { d, s in
+        let measured = alignment.sample(matched.disparity).mapPairs(sigma) { d, s in
             d < floor || !resolvesDepth(disparity: d) || !DisparityNoise.boundsDepth(disparity: d, sigma: s) ? .nan : d
         }
         let guide = reference == .wide ? wide : tele
         let unfiltered = options.filtered ? measured : try unfilteredModeValues(measured, sigma: sigma, guide: guide)
-        let matchConfidence = zip(alignment.sample(matched.confidence), unfiltered).map { c, d in d.isNaN || c.isNaN ? 0 : c }
+        let matchConfidence = alignment.sample(matched.confidence).mapPairs(unfiltered) { c, d in d.isNaN || c.isNaN ? 0 : c }
         let (zone, edges) = try edgeZone(unfiltered)
         // In the edge zone the window may straddle two surfaces: medium at best.
         let cap = options.edgeZoneConfidence
-        let confidence = zip(matchConfidence, zone).map { c, z in z ? min(c, cap) : c }
+        let confidence = matchConfidence.mapPairs(zone) { c, z in z ? min(c, cap) : c }
         var values = unfiltered
         if options.filtered {
             values = try fill(unfiltered, confidence: matchConfidence, edgeZone: zone, edges: edges, guide: guide)
@@ -249,7 +256,7 @@ public struct StereoDepthEstimator: @unchecked Sendable {
         guard measured.contains(where: { $0.isFinite }) else { return ([Bool](repeating: false, count: measured.count), nil) }
         let edges = try CVEdgeZone(measured: .floats(measured, width: size.width, height: size.height),
                                    parameters: edgeParameters)
-        return (edges.zone.packedBytes().map { $0 != 0 }, edges)
+        return (edges.zone.nonzero(), edges)
     }
 
     /// How far the filtered value of a measured pixel may move from its
@@ -306,7 +313,7 @@ public struct StereoDepthEstimator: @unchecked Sendable {
         // Filtered values are convex combinations of measured ones, so they do not
         // fall below the floor; clamped all the same.
         let dFloor = Double(disparityFloor)
-        let depth = zip(values, alignment.depthFactor).map { d, k -> Float in
+        let depth = values.mapPairs(alignment.depthFactor) { d, k -> Float in
             guard d.isFinite, k.isFinite else { return .nan }
             if d < Float(dFloor) { return filtered ? Float(fb / dFloor) * k : .nan }
             return Float(fb) / d * k
