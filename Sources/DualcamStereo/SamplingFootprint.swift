@@ -14,7 +14,7 @@ import Foundation
 /// sqrt(sigma_other^2 - sigma_own^2) equalizes the two (a same-lens pair
 /// gets none). Lens blur is not modelled: it is unknown here.
 ///
-/// Measured (docs/real-data.md, "The refinement sees both views equally
+/// Measured (docs/real-data.md, "The refinement can see both views equally
 /// blurred"): on the rendered room (photo size, the wide 1.6 and the tele 0.8
 /// rectified px per pixel: 0.69 px for the tele) the predicted blur is where
 /// the error is lowest. Used when `StereoDepthOptions.equalizesSampling` is
