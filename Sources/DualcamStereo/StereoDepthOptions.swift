@@ -73,7 +73,8 @@ public struct StereoDepthOptions: Sendable, Equatable {
     /// (0.0227 -> 0.0133 px against 0.0397 -> 0.0339 px), and the acceptance
     /// holds the band within 1.9x the interior; the office under real
     /// conditions loses (filtered AbsRel 15.50 -> 16.46 %); the noise
-    /// prediction's calibration is not re-measured with it (docs/real-data.md).
+    /// prediction, calibrated without it, underestimates a little more with
+    /// it (docs/real-data.md).
     public var equalizesSampling = false
     /// Unfiltered mode keeps a measurement only when its calibrated predicted
     /// relative depth noise DisparityNoise.calibration x sigma_d / d is at
