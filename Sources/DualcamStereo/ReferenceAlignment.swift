@@ -116,7 +116,7 @@ public struct ReferenceAlignment: Sendable {
     }
 
     /// `sample` of the row-major rectified values `values`, over raw buffers
-    /// (a quarter of the time of a map over the indices).
+    /// (no per-element bounds checks and appends of a map over the indices).
     func sample(_ values: UnsafeBufferPointer<Float>) -> [Float] {
         rectifiedIndex.withUnsafeBufferPointer { index in
             precondition(values.count >= rectifiedPixelCount, "a rectified map of the rectified size")
@@ -138,6 +138,7 @@ extension CVMat {
 
     /// Whether each element of an 8-bit 1-channel matrix is non-zero, row-major.
     func nonzero() -> [Bool] {
+        precondition(depth == .uint8 && channels == 1, "an 8-bit 1-channel mask")
         guard step == rowByteCount else { return packedBytes().map { $0 != 0 } }
         return withUnsafeBytes { $0.map { $0 != 0 } }
     }

@@ -1,4 +1,4 @@
-import Foundation
+import DualcamGeometry
 
 /// How blurred each view of a rectified pair is by its own sampling, and the
 /// extra blur that makes the sharper one match the other before the subpixel
@@ -14,12 +14,22 @@ import Foundation
 /// sqrt(sigma_other^2 - sigma_own^2) equalizes the two (a same-lens pair
 /// gets none). Lens blur is not modelled: it is unknown here.
 ///
-/// Measured (docs/real-data.md, "The refinement can see both views equally
-/// blurred"): on the rendered room (photo size, the wide 1.6 and the tele 0.8
-/// rectified px per pixel: 0.69 px for the tele) the predicted blur is where
-/// the error is lowest. Used when `StereoDepthOptions.equalizesSampling` is
-/// set (off by default: see there).
+/// On the rendered room the predicted blur is where the error is lowest
+/// (docs/real-data.md, "The refinement can see both views equally blurred").
+/// Used when `StereoDepthOptions.equalizesSampling` is set (off by default:
+/// see there).
 enum SamplingFootprint {
+    /// The extra blur (rectified px) of the left and right views of
+    /// `rectification` (`equalizingBlur` of their pixel spans).
+    static func refineBlurs(for rectification: StereoRectification) throws -> (left: Double, right: Double) {
+        let f = rectification.intrinsics.fx
+        func span(_ camera: FrameName) throws -> Double {
+            let k = try rectification.model(of: camera).intrinsics
+            return pixelSpan(rectifiedFocal: f, fx: k.fx, fy: k.fy)
+        }
+        return equalizingBlur(pixelSpans: try span(rectification.left), try span(rectification.right))
+    }
+
     /// The footprint sigma (rectified px) of a camera pixel spanning
     /// `pixelSpan` rectified px.
     static func sigma(pixelSpan s: Double) -> Double { s / 2 }

@@ -112,12 +112,7 @@ public struct StereoDepthEstimator: @unchecked Sendable {
         search = try options.disparitySearch(pixelsPerInverseMetre: rectification.pixelsPerInverseMetre)
         var parameters = options.stereoParameters(search: search, rectifiedWidth: rectification.size.width)
         if options.equalizesSampling {
-            let f = rectification.intrinsics.fx
-            let left = try rectification.model(of: rectification.left).intrinsics
-            let right = try rectification.model(of: rectification.right).intrinsics
-            (parameters.leftRefineBlur, parameters.rightRefineBlur) = SamplingFootprint.equalizingBlur(
-                pixelSpans: SamplingFootprint.pixelSpan(rectifiedFocal: f, fx: left.fx, fy: left.fy),
-                SamplingFootprint.pixelSpan(rectifiedFocal: f, fx: right.fx, fy: right.fy))
+            (parameters.leftRefineBlur, parameters.rightRefineBlur) = try SamplingFootprint.refineBlurs(for: rectification)
         }
         self.parameters = parameters
         wideTable = try RectificationTable(model: wide, rotation: rectification.wideRotation, rectified: rectification.intrinsics)

@@ -68,13 +68,10 @@ public struct StereoDepthOptions: Sendable, Equatable {
     /// The refinement sees the sharper view blurred to the other's sampling
     /// footprint (`SamplingFootprint`: on a wide/tele rig the tele; a
     /// same-lens pair is unchanged): a sharp profile fitted to a blurred one
-    /// is biased beside edges and thin lines. Off by default: on the rendered
-    /// room it lowers the interior's error far more than the 3-px edge band's
-    /// (0.0227 -> 0.0133 px against 0.0397 -> 0.0339 px), and the acceptance
-    /// holds the band within 1.9x the interior; the office under real
-    /// conditions loses (filtered AbsRel 15.50 -> 16.46 %); the noise
-    /// prediction, calibrated without it, underestimates a little more with
-    /// it (docs/real-data.md).
+    /// is biased beside edges and thin lines. Off by default: it lowers the
+    /// interior's error far more than the edge band's, so the room's
+    /// band/interior acceptance ratio fails, and the office under real
+    /// conditions loses; figures in docs/real-data.md.
     public var equalizesSampling = false
     /// Unfiltered mode keeps a measurement only when its calibrated predicted
     /// relative depth noise DisparityNoise.calibration x sigma_d / d is at
