@@ -20,9 +20,6 @@ namespace {
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 /// Texture scale (grey levels / px of window gradient RMS) when the caller
 /// gives none: the gradient of a faint but matchable texture.
-/// Largest extra blur of a view's refinement images (px): a view 32x coarser
-/// than the other on the rectified grid; beyond it the pair is not a stereo pair.
-constexpr double kMaxRefineBlur = 16;
 constexpr double kDefaultTextureSigma = 2.0;
 /// SGBM smoothness penalties per block pixel, OpenCV's recommendation for
 /// grey images: P1 = 8 b^2 for 1-px disparity changes, P2 = 32 b^2 for jumps.
@@ -59,10 +56,6 @@ int check_params(const dc_stereo_params *p, dc_error *err) {
     if (p->refine_radius < 1 || p->refine_radius > 10)
         return fail(err, DC_ERR_ARGUMENT, "the refinement radius must be 1 to 10, got " + std::to_string(p->refine_radius));
     if (!(p->lr_tolerance > 0)) return fail(err, DC_ERR_ARGUMENT, "the left-right tolerance must be positive");
-    for (double blur : {p->left_blur, p->right_blur})
-        if (!(blur >= 0 && blur <= kMaxRefineBlur))
-            return fail(err, DC_ERR_ARGUMENT, "the refinement's extra blur must be 0 to " +
-                                                  std::to_string((int)kMaxRefineBlur) + " px, got " + std::to_string(blur));
     return DC_OK;
 }
 
@@ -222,11 +215,7 @@ extern "C" int dc_stereo_match(const dc_mat *left, const dc_mat *right, const dc
             cv::Mat raw;
             matcher[view]->compute(*image[view], *image[1 - view], raw);
             disparities[view] = to_pixels(raw, lowest[view], direction[view]);
-            if (p.refine) {
-                const dc_mat *valid = view == 0 ? left_valid : right_valid;
-                views[view] = make_refine_image(*image[view], view == 0 ? p.left_blur : p.right_blur,
-                                                valid ? valid->mat : cv::Mat());
-            }
+            if (p.refine) views[view] = make_refine_image(*image[view]);
         });
         const int r = reference_right != 0 ? 1 : 0;
         cv::Mat &ref = disparities[r];
@@ -240,10 +229,8 @@ extern "C" int dc_stereo_match(const dc_mat *left, const dc_mat *right, const dc
         cv::Mat sigma;
         if (disparity_sigma) sigma = cv::Mat(size, CV_32F, cv::Scalar(std::numeric_limits<float>::quiet_NaN()));
         if (p.refine) {
-            // The texture term reads the reference's gradients: an extra blur lowers them by its textureScale.
-            const double textureSigma = (p.texture_sigma > 0 ? p.texture_sigma : kDefaultTextureSigma) * views[r].textureScale;
             const RefineInputs in{std::move(views[r]), std::move(views[1 - r]), ref.clone(), sign, p.refine_radius,
-                                  textureSigma};
+                                  p.texture_sigma > 0 ? p.texture_sigma : kDefaultTextureSigma};
             if (int status = refine_disparities(in, ref, conf, refine_mask ? refine_mask->mat : cv::Mat(), p.min_zncc,
                                                 disparity_sigma ? &sigma : nullptr, err))
                 return status;

@@ -4,8 +4,6 @@
 #include "shim_kernels.hpp"
 #include <opencv2/imgproc.hpp>
 #include <initializer_list>
-#include <algorithm>
-#include <cmath>
 #include <utility>
 
 namespace dualcam_shim {
@@ -17,16 +15,15 @@ constexpr double kSmoothingSigma = 0.7;
 /// Row stripes per thread of the refinement: its cost per row follows the
 /// refined pixels (the mask, the matches), so the rows of the last stripes
 /// can take far longer than others; small stripes keep both threads busy to
-/// the end. At most this many: fewer where a stripe would have under two
-/// windows' rows, as each stripe copies its rows plus a window's halo.
+/// the end (each stripe's setup, a copy of its rows, is small against its work).
 constexpr int kRefineStripesPerThread = 16;
 /// Sobel scale of a 1-px aperture: (f(x+1) - f(x-1)) / 2, the central difference.
 constexpr double kCentralDifference = 0.5;
 
-cv::Mat smoothed(const cv::Mat &grey, double sigma) {
+cv::Mat smoothed(const cv::Mat &grey) {
     cv::Mat f;
     grey.convertTo(f, CV_32F);
-    cv::GaussianBlur(f, f, cv::Size(0, 0), sigma, sigma, cv::BORDER_REFLECT_101);
+    cv::GaussianBlur(f, f, cv::Size(0, 0), kSmoothingSigma, kSmoothingSigma, cv::BORDER_REFLECT_101);
     return f;
 }
 
@@ -38,27 +35,10 @@ cv::Mat x_gradient(const cv::Mat &f) {
 
 }  // namespace
 
-RefineImage make_refine_image(const cv::Mat &grey, double extraSigma, const cv::Mat &valid) {
+RefineImage make_refine_image(const cv::Mat &grey) {
     RefineImage view;
-    view.image = smoothed(grey, kSmoothingSigma);
+    view.image = smoothed(grey);
     view.dx = x_gradient(view.image);
-    if (!(extraSigma > 0)) return view;
-    const cv::Mat plainDx = view.dx;
-    cv::GaussianBlur(view.image, view.image, cv::Size(0, 0), extraSigma, extraSigma, cv::BORDER_REFLECT_101);
-    view.dx = x_gradient(view.image);
-    // Energy over the data only, away from the black border by the blurs' reach (3 sigma) and the gradient's pixel.
-    cv::Mat inside;
-    if (!valid.empty()) {
-        const int reach = (int)std::ceil(3 * std::sqrt(kSmoothingSigma * kSmoothingSigma + extraSigma * extraSigma)) + 1;
-        cv::erode(valid, inside, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(2 * reach + 1, 2 * reach + 1)));
-    }
-    const auto energy = [&](const cv::Mat &dx) {
-        if (inside.empty()) return dx.dot(dx);
-        cv::Mat squared = dx.mul(dx);
-        return cv::sum(squared.setTo(0, inside == 0))[0];
-    };
-    const double before = energy(plainDx), after = energy(view.dx);
-    if (before > 0 && after > 0) view.textureScale = std::sqrt(after / before);
     return view;
 }
 
@@ -73,11 +53,9 @@ int refine_disparities(const RefineInputs &in, cv::Mat &ref, cv::Mat &conf, cons
                              in.match.dx.ptr<float>(), in.disparity.ptr<float>(), ref.ptr<float>(), conf.ptr<float>(),
                              mask.empty() ? nullptr : mask.ptr<uint8_t>(), (size_t)ref.cols, ref.cols, ref.rows,
                              in.sign, in.radius, in.textureSigma, minZncc, sigma ? sigma->ptr<float>() : nullptr};
-    // Each stripe copies its rows plus a window's halo: at least two windows' rows (4 r) per stripe.
-    const int stripes = std::clamp(ref.rows / (4 * in.radius * std::max(1, cv::getNumThreads())), 1, kRefineStripesPerThread);
     return parallel_kernel(
         cv::Range(0, ref.rows), err, [&](int y0, int y1, dck_error *e) { return dck_refine_rows(&job, y0, y1, e); },
-        stripes);
+        kRefineStripesPerThread);
 }
 
 }  // namespace dualcam_shim

@@ -8,19 +8,11 @@
 namespace dualcam_shim {
 
 /// One view as the refinement resamples it: a grey 8-bit image as float32
-/// with a Gaussian against aliasing (then blurred by `extraSigma` px more,
-/// sigmas adding in quadrature), and its central-difference x gradient.
-/// `textureScale` is sqrt(E_blurred / E_plain) for the sums E of squared x
-/// gradients with and without the extra blur over the image's data (`valid`,
-/// 8-bit non-zero where the rectified image has data, empty = everywhere,
-/// eroded by the blur's reach so the black border's step does not count);
-/// 1 without the extra blur: the image-wide factor by which it lowered the
-/// gradient RMS.
+/// with a Gaussian against aliasing, and its central-difference x gradient.
 struct RefineImage {
     cv::Mat image, dx;
-    double textureScale = 1;
 };
-RefineImage make_refine_image(const cv::Mat &grey, double extraSigma, const cv::Mat &valid);
+RefineImage make_refine_image(const cv::Mat &grey);
 
 /// What the refinement reads: the two views (`RefineImage`), the reference
 /// view's SGBM disparity (float, NaN = none; a copy, as `ref` is refined in place).

@@ -26,10 +26,6 @@ public struct CVStereoParameters: Sendable, Equatable {
     public var minZNCC = 0.5
     /// Window gradient RMS (grey levels per pixel) where the texture confidence is 1 - 1/e.
     public var textureSigma = 2.0
-    /// Extra Gaussian blur (sigma, px) of the left and right views' refinement
-    /// images, 0 = none: for the sharper view of a pair sampled unequally.
-    public var leftRefineBlur = 0.0
-    public var rightRefineBlur = 0.0
 
     public init(minDisparity: Int, numDisparities: Int) {
         self.minDisparity = minDisparity
@@ -41,8 +37,7 @@ public struct CVStereoParameters: Sendable, Equatable {
                          block_size: Int32(blockSize), uniqueness: Int32(uniqueness),
                          speckle_window: Int32(speckleWindow), speckle_range: speckleRange,
                          lr_tolerance: leftRightTolerance, refine: refine ? 1 : 0,
-                         refine_radius: Int32(refineRadius), min_zncc: minZNCC, texture_sigma: textureSigma,
-                         left_blur: leftRefineBlur, right_blur: rightRefineBlur)
+                         refine_radius: Int32(refineRadius), min_zncc: minZNCC, texture_sigma: textureSigma)
     }
 }
 

@@ -10,14 +10,30 @@ import DualcamSupport
 /// through OpenCV's initUndistortRectifyMap; radial lookup tables (which
 /// OpenCV does not model) are evaluated here with `LensDistortion.distortPixel`.
 /// The maps are prepared once in OpenCV's fixed-point form and applied with
-/// cv::remap (bilinear).
+/// cv::remap by cubic convolution: bilinear interpolation blurs by an amount
+/// that depends on the sample's fraction (none at a whole pixel, most at a
+/// half), which biases matches towards whole-pixel shifts; the cubic kernel's
+/// blur is nearly independent of it (docs/real-data.md, "Both views rectified
+/// to one footprint").
 public struct RectificationTable: @unchecked Sendable {
     let table: CVRemapTable
-    /// uint8, 255 where the sensor position lies inside the image (bilinear reads real pixels only).
+    /// uint8, 255 where the sensor position lies inside the image. Within a
+    /// pixel of the image's edge the cubic kernel's outer taps read the black
+    /// outside with a small negative weight (at most 0.11 per axis); the mask
+    /// is not shrunk for it, which would cost the filtered map its last rows
+    /// and columns (docs/real-data.md).
     public let valid: CVMat
     public let size: PixelSize
+    /// Gaussian sigma (camera px) applied to the image before resampling
+    /// (`SamplingFootprint.cameraBlurs`); 0 = none.
+    public let footprintBlur: Double
 
-    public init(model: CameraModel, rotation: Rotation, rectified: Intrinsics) throws {
+    /// Throws when `footprintBlur` is negative or not finite.
+    public init(model: CameraModel, rotation: Rotation, rectified: Intrinsics, footprintBlur: Double = 0) throws {
+        guard footprintBlur.isFinite, footprintBlur >= 0 else {
+            throw DualcamError.invalidValue(name: "footprint blur \(footprintBlur)", reason: "must be a finite sigma of at least 0 px")
+        }
+        self.footprintBlur = footprintBlur
         size = rectified.referenceSize
         let (w, h) = (size.width, size.height)
         let maps: (x: CVMat, y: CVMat)
@@ -50,9 +66,11 @@ public struct RectificationTable: @unchecked Sendable {
         valid = try CVMat(rows: h, cols: w, channels: 1, depth: .uint8, bytes: mask)
     }
 
-    /// Resamples an 8-bit grey image of the camera's buffer size; black outside.
+    /// Resamples an 8-bit grey image of the camera's buffer size, blurred by
+    /// `footprintBlur` first; black outside.
     public func apply(_ grey: CVMat) throws -> CVMat {
-        try table.apply(grey, interpolation: .linear, border: .zero)
+        let source = footprintBlur > 0 ? try CVImgproc.gaussianBlur(grey, sigma: footprintBlur) : grey
+        return try table.apply(source, interpolation: .cubic, border: .zero)
     }
 
     /// Maps for distortion models OpenCV lacks, row bands in parallel.

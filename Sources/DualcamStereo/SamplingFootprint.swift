@@ -1,41 +1,39 @@
 import DualcamGeometry
 
 /// How blurred each view of a rectified pair is by its own sampling, and the
-/// extra blur that makes the sharper one match the other before the subpixel
-/// refinement.
+/// extra blur that gives the finer one the other's footprint before matching.
 ///
-/// A camera whose pixel spans `s` rectified pixels (s = f_rect / f_camera)
-/// reaches the rectified grid as a box of width s (its pixel) resampled by
-/// bilinear interpolation (a triangle of half-width s): footprint variance
-/// s^2 / 12 + s^2 / 6 = s^2 / 4, so sigma = s / 2. On a wide/tele rig the wide
-/// spans about twice the tele's rectified pixels, and a fit that matches a
-/// sharp profile to a blurred one is biased wherever the window's weights
-/// favour one flank of an edge or line. Blurring the sharper view by
-/// sqrt(sigma_other^2 - sigma_own^2) equalizes the two (a same-lens pair
-/// gets none). Lens blur is not modelled: it is unknown here.
-///
-/// On the rendered room the predicted blur is where the error is lowest
-/// (docs/real-data.md, "The refinement can see both views equally blurred").
-/// Used when `StereoDepthOptions.equalizesSampling` is set (off by default:
-/// see there).
+/// A camera pixel spanning `s` rectified pixels (s = f_rect / f_camera)
+/// reaches the rectified grid as a box of width s: footprint variance
+/// s^2 / 12. The rectification resamples by cubic convolution
+/// (`RectificationTable`), whose kernel's second moment is (4a + 2) / 15 px^2
+/// for its parameter a: zero for Keys' a = -0.5, -1/15 for OpenCV's
+/// a = -0.75 (a slight sharpening this model leaves out), so it adds (nearly)
+/// no variance. On a wide/tele rig the wide's pixels span about twice the
+/// tele's, and matching a sharp profile to a blurred one is biased wherever a
+/// window or a matching cost weighs one flank of an edge or line more than
+/// the other. Blurring the finer view by sqrt(s_other^2 - s_own^2) / sqrt(12)
+/// rectified px, i.e. that over s_own in its own camera pixels before
+/// resampling, equalizes the two; a same-lens pair gets none. Lens blur is not
+/// modelled: it is unknown here. Measured in docs/real-data.md ("Both views
+/// rectified to one footprint").
 enum SamplingFootprint {
-    /// The extra blur (rectified px) of the left and right views of
-    /// `rectification` (`equalizingBlur` of their pixel spans).
-    static func refineBlurs(for rectification: StereoRectification) throws -> (left: Double, right: Double) {
+    /// The extra Gaussian sigma of the wide and the tele image, in their own
+    /// camera pixels, before `rectification` resamples them.
+    static func cameraBlurs(for rectification: StereoRectification) -> (wide: Double, tele: Double) {
         let f = rectification.intrinsics.fx
-        func span(_ camera: FrameName) throws -> Double {
-            let k = try rectification.model(of: camera).intrinsics
-            return pixelSpan(rectifiedFocal: f, fx: k.fx, fy: k.fy)
-        }
-        return equalizingBlur(pixelSpans: try span(rectification.left), try span(rectification.right))
+        let w = rectification.wide.intrinsics, t = rectification.tele.intrinsics
+        let sw = pixelSpan(rectifiedFocal: f, fx: w.fx, fy: w.fy), st = pixelSpan(rectifiedFocal: f, fx: t.fx, fy: t.fy)
+        let (bw, bt) = equalizingBlur(pixelSpans: sw, st)
+        return (bw / sw, bt / st)
     }
 
     /// The footprint sigma (rectified px) of a camera pixel spanning
-    /// `pixelSpan` rectified px.
-    static func sigma(pixelSpan s: Double) -> Double { s / 2 }
+    /// `pixelSpan` rectified px: a box's, s / sqrt(12).
+    static func sigma(pixelSpan s: Double) -> Double { s / 12.0.squareRoot() }
 
     /// The extra Gaussian sigma (rectified px) for each of two views whose
-    /// pixels span `a` and `b` rectified px: zero for the blurrier one.
+    /// pixels span `a` and `b` rectified px: zero for the coarser one.
     static func equalizingBlur(pixelSpans a: Double, _ b: Double) -> (Double, Double) {
         let sa = sigma(pixelSpan: a), sb = sigma(pixelSpan: b)
         let target = max(sa, sb)

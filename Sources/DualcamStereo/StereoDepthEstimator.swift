@@ -110,13 +110,12 @@ public struct StereoDepthEstimator: @unchecked Sendable {
             Int((f * probe.baselineMetres / minDepth).rounded(.up)) + Self.rectificationMarginPixels
         }
         search = try options.disparitySearch(pixelsPerInverseMetre: rectification.pixelsPerInverseMetre)
-        var parameters = options.stereoParameters(search: search, rectifiedWidth: rectification.size.width)
-        if options.equalizesSampling {
-            (parameters.leftRefineBlur, parameters.rightRefineBlur) = try SamplingFootprint.refineBlurs(for: rectification)
-        }
-        self.parameters = parameters
-        wideTable = try RectificationTable(model: wide, rotation: rectification.wideRotation, rectified: rectification.intrinsics)
-        teleTable = try RectificationTable(model: tele, rotation: rectification.teleRotation, rectified: rectification.intrinsics)
+        parameters = options.stereoParameters(search: search, rectifiedWidth: rectification.size.width)
+        let blurs = options.equalizesFootprints ? SamplingFootprint.cameraBlurs(for: rectification) : (wide: 0, tele: 0)
+        wideTable = try RectificationTable(model: wide, rotation: rectification.wideRotation, rectified: rectification.intrinsics,
+                                           footprintBlur: blurs.wide)
+        teleTable = try RectificationTable(model: tele, rotation: rectification.teleRotation, rectified: rectification.intrinsics,
+                                           footprintBlur: blurs.tele)
         alignment = try ReferenceAlignment(rectification: rectification, reference: reference, outputSize: outputSize,
                                            grid: options.outputGrid,
                                            otherValid: reference == .wide ? teleTable.valid : wideTable.valid)

@@ -65,14 +65,12 @@ public struct StereoDepthOptions: Sendable, Equatable {
     /// Refined matches whose window correlation falls below 0.6 are dropped:
     /// below it the two windows no longer look like one surface.
     public var minZNCC = 0.6
-    /// The refinement sees the sharper view blurred to the other's sampling
-    /// footprint (`SamplingFootprint`: on a wide/tele rig the tele; a
-    /// same-lens pair is unchanged): a sharp profile fitted to a blurred one
-    /// is biased beside edges and thin lines. Off by default: it lowers the
-    /// interior's error far more than the edge band's, so the room's
-    /// band/interior acceptance ratio fails, and the office under real
-    /// conditions loses; figures in docs/real-data.md.
-    public var equalizesSampling = false
+    /// The finer-sampled view (on a wide/tele rig the tele) is blurred to the
+    /// other's sampling footprint before rectification
+    /// (`SamplingFootprint`; a same-lens pair is unchanged): matching a sharp
+    /// profile to a blurred one is biased beside edges and thin lines. On by
+    /// default; false leaves both views as they are (for comparisons).
+    public var equalizesFootprints = true
     /// Unfiltered mode keeps a measurement only when its calibrated predicted
     /// relative depth noise DisparityNoise.calibration x sigma_d / d is at
     /// most this (`DisparityNoise.isPrecise`); nil = every value that bounds

@@ -54,9 +54,6 @@ struct DepthCommand: ParsableCommand {
     @Option(name: .customLong("max-noise"), parsing: .unconditional, help: "Unfiltered mode: keep the values whose predicted depth noise (1 sigma, relative) is at most this: a percentage or fraction (default 5%), or none.")
     var maxNoise: String?
 
-    @Flag(name: .customLong("equalize-sampling"), help: "Blur the sharper view (the tele of a wide/tele rig) to the other's sampling before the subpixel fit: more precise values away from depth edges.")
-    var equalizeSampling = false
-
     @Option(name: .customLong("min-depth"), parsing: .unconditional, help: "Nearest depth searched, with a unit.")
     var minDepth: String = "0.3m"
 
@@ -112,7 +109,6 @@ struct DepthCommand: ParsableCommand {
         if let reference { options.reference = reference.frame }
         options.minDepthMetres = try parseFlag("--min-depth", minDepth) { try Distance(parsing: $0) }.metres
         options.maxDepthMetres = try parseFlag("--max-depth", maxDepth) { try Distance(parsing: $0) }.metres
-        options.equalizesSampling = equalizeSampling
         if let maxNoise {
             guard !options.filtered else {
                 throw DualcamError.invalidValue(name: "--max-noise", reason: "applies to --mode unfiltered only")
@@ -244,7 +240,6 @@ struct DepthCommand: ParsableCommand {
             "rectified_size": .array([.number(Double(result.rectification.size.width)), .number(Double(result.rectification.size.height))]),
             "baseline_m": .number(result.rectification.baselineMetres),
         ]
-        if settings.options.equalizesSampling { extra["equalized_sampling"] = .bool(true) }
         if !settings.options.filtered {
             extra["max_relative_noise"] = settings.options.unfilteredRelativeDepthNoise.map { .number($0) } ?? .null
             extra["kept_fraction_of_overlap"] = .number(result.unfilteredFraction)

@@ -131,24 +131,6 @@ final class DepthCommandTests: XCTestCase {
         for (a, b) in zip(standard.values, all.values) where a.isFinite { XCTAssertEqual(a, b) }
     }
 
-    /// `--equalize-sampling` blurs the tele's refinement images to the wide's
-    /// sampling: other values than the default run, recorded in the sidecar.
-    func testEqualizeSamplingChangesTheFitAndSaysSo() throws {
-        let dir = try Self.fixtures()
-        func run(_ flags: [String], _ name: String) throws -> (values: [Float], extra: [String: Any]) {
-            _ = try E2E.succeed(["depth", "--wide", "fx/wide.png", "--tele", "fx/tele.png", "--calibration",
-                                 "fx/calibration.yaml", "--mode", "unfiltered", "--size", "native", "-o", name] + flags, in: dir)
-            let sidecar = try E2E.jsonObject(String(contentsOf: dir.path(name + ".json"), encoding: .utf8))
-            return (try ImageIO.read(dir.path(name)).pixels(as: Float.self), sidecar["extra"] as? [String: Any] ?? [:])
-        }
-        let plain = try run([], "eq-off.pfm"), equalized = try run(["--equalize-sampling"], "eq-on.pfm")
-        XCTAssertNil(plain.extra["equalized_sampling"])
-        XCTAssertEqual(equalized.extra["equalized_sampling"] as? Bool, true)
-        let both = zip(plain.values, equalized.values).filter { $0.0.isFinite && $0.1.isFinite }
-        XCTAssertGreaterThan(both.count, 1000)
-        XCTAssertGreaterThan(both.filter { $0.0 != $0.1 }.count, both.count / 2, "the fit saw other images")
-    }
-
     func testSequenceWritesNumberedMaps() throws {
         let dir = try Self.fixtures()
         try E2E.succeed(["depth", "--wide", "seq/wide", "--tele", "seq/tele", "--calibration", "fx/calibration.yaml",

@@ -45,8 +45,6 @@ typedef struct dc_stereo_params {
     int refine_radius;      /* refinement window radius (window is 2r+1 square) */
     double min_zncc;        /* refined matches below this ZNCC are invalid */
     double texture_sigma;   /* window gradient RMS (grey levels / px) where texture confidence reaches 0.63 */
-    double left_blur;       /* extra Gaussian sigma (px) of the left view's refinement images, 0 = none */
-    double right_blur;      /* the same for the right view; see dc_stereo_match */
 } dc_stereo_params;
 
 /* Matches a rectified 8-bit grey pair. Optional `left_valid`/`right_valid`
@@ -59,12 +57,7 @@ typedef struct dc_stereo_params {
  * `disparity` float32 (NaN invalid) and `confidence` float32 in [0, 1]
  * (0 where invalid); optional `disparity_sigma` (NULL: not computed) float32,
  * each refined pixel's predicted disparity standard deviation in pixels
- * (dck_refine_rows), NaN where the refinement did not run. A view with a
- * positive `left_blur`/`right_blur` is refined on images blurred by
- * sqrt(0.7^2 + blur^2) px instead of 0.7 (the sharper view of a pair, to
- * match the other's sampling blur); when it is the reference, the texture
- * sigma is multiplied by sqrt(E_blurred / E_plain), E the image's sum of
- * squared x gradients, so the texture term judges the window as before. */
+ * (dck_refine_rows), NaN where the refinement did not run. */
 int dc_stereo_match(const dc_mat *left, const dc_mat *right, const dc_mat *left_valid, const dc_mat *right_valid,
                     const dc_stereo_params *params, int reference_right, const dc_mat *refine_mask,
                     dc_mat **disparity, dc_mat **confidence, dc_mat **disparity_sigma, dc_error *err);
