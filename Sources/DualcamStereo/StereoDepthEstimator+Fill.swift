@@ -92,7 +92,7 @@ extension StereoDepthEstimator {
 
     /// Holes pre-filled with the background value enter the smoother with
     /// this weight: enough to keep foreground out, little against any measurement.
-    static let backgroundFillWeight: Float = 0.02
+    static let backgroundFillWeight: Float = 0.05
     /// The guide is blurred by this sigma (px) before segmenting blank
     /// surfaces: its noise, not its edges, goes.
     static let blankSurfaceGuideSigma = 1.0
