@@ -3,6 +3,7 @@
 #include "stereo_refine.hpp"
 #include "shim_kernels.hpp"
 #include <opencv2/imgproc.hpp>
+#include <algorithm>
 #include <initializer_list>
 #include <utility>
 
@@ -15,7 +16,8 @@ constexpr double kSmoothingSigma = 0.7;
 /// Row stripes per thread of the refinement: its cost per row follows the
 /// refined pixels (the mask, the matches), so the rows of the last stripes
 /// can take far longer than others; small stripes keep both threads busy to
-/// the end (each stripe's setup, a copy of its rows, is small against its work).
+/// the end. At most this many: fewer where a stripe would have under two
+/// windows' rows, as each stripe copies its rows plus a window's halo.
 constexpr int kRefineStripesPerThread = 16;
 /// Sobel scale of a 1-px aperture: (f(x+1) - f(x-1)) / 2, the central difference.
 constexpr double kCentralDifference = 0.5;
@@ -53,9 +55,11 @@ int refine_disparities(const RefineInputs &in, cv::Mat &ref, cv::Mat &conf, cons
                              in.match.dx.ptr<float>(), in.disparity.ptr<float>(), ref.ptr<float>(), conf.ptr<float>(),
                              mask.empty() ? nullptr : mask.ptr<uint8_t>(), (size_t)ref.cols, ref.cols, ref.rows,
                              in.sign, in.radius, in.textureSigma, minZncc, sigma ? sigma->ptr<float>() : nullptr};
+    // Each stripe copies its rows plus a window's halo: at least two windows' rows (4 r) per stripe.
+    const int stripes = std::clamp(ref.rows / (4 * in.radius * std::max(1, cv::getNumThreads())), 1, kRefineStripesPerThread);
     return parallel_kernel(
         cv::Range(0, ref.rows), err, [&](int y0, int y1, dck_error *e) { return dck_refine_rows(&job, y0, y1, e); },
-        kRefineStripesPerThread);
+        stripes);
 }
 
 }  // namespace dualcam_shim

@@ -27,11 +27,16 @@ public struct RectificationTable: @unchecked Sendable {
     /// Gaussian sigma (camera px) applied to the image before resampling
     /// (`SamplingFootprint.cameraBlurs`); 0 = none.
     public let footprintBlur: Double
+    /// Largest `footprintBlur` (camera px): sqrt(r^2 - 1) / sqrt(12) for a
+    /// focal length ratio r of about 55.
+    public static let maximumFootprintBlur = 16.0
 
-    /// Throws when `footprintBlur` is negative or not finite.
+    /// Throws when `footprintBlur` is not from 0 to `maximumFootprintBlur`.
     public init(model: CameraModel, rotation: Rotation, rectified: Intrinsics, footprintBlur: Double = 0) throws {
-        guard footprintBlur.isFinite, footprintBlur >= 0 else {
-            throw DualcamError.invalidValue(name: "footprint blur \(footprintBlur)", reason: "must be a finite sigma of at least 0 px")
+        guard footprintBlur >= 0, footprintBlur <= Self.maximumFootprintBlur else {
+            throw DualcamError.invalidValue(
+                name: "rectification footprint blur \(footprintBlur) px",
+                reason: "must be 0 to \(Int(Self.maximumFootprintBlur)) px (a camera whose focal length is over 55x the other's is not a stereo pair)")
         }
         self.footprintBlur = footprintBlur
         size = rectified.referenceSize

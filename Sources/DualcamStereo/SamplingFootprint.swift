@@ -5,18 +5,21 @@ import DualcamGeometry
 ///
 /// A camera pixel spanning `s` rectified pixels (s = f_rect / f_camera)
 /// reaches the rectified grid as a box of width s: footprint variance
-/// s^2 / 12. The rectification resamples by cubic convolution
-/// (`RectificationTable`), whose kernel's second moment is (4a + 2) / 15 px^2
-/// for its parameter a: zero for Keys' a = -0.5, -1/15 for OpenCV's
-/// a = -0.75 (a slight sharpening this model leaves out), so it adds (nearly)
-/// no variance. On a wide/tele rig the wide's pixels span about twice the
+/// s^2 / 12. On a wide/tele rig the wide's pixels span about twice the
 /// tele's, and matching a sharp profile to a blurred one is biased wherever a
 /// window or a matching cost weighs one flank of an edge or line more than
 /// the other. Blurring the finer view by sqrt(s_other^2 - s_own^2) / sqrt(12)
-/// rectified px, i.e. that over s_own in its own camera pixels before
-/// resampling, equalizes the two; a same-lens pair gets none. Lens blur is not
-/// modelled: it is unknown here. Measured in docs/real-data.md ("Both views
-/// rectified to one footprint").
+/// rectified px, i.e. sqrt((f_own / f_other)^2 - 1) / sqrt(12) of its own
+/// camera pixels before resampling (0.5 px for a tele of twice the wide's
+/// focal length), equalizes the two boxes; a same-lens pair gets none. The
+/// model counts the boxes only. The rectification's cubic kernel
+/// (`RectificationTable`, OpenCV's a = -0.75) has a second moment of
+/// -1/15 source px^2, which would cancel most of each box's 1/12 and give
+/// a third of the variance (0.22 px for that tele, which a sampled Gaussian
+/// cannot even represent); the measured optimum lies around the box-only
+/// value (docs/real-data.md, "Both views rectified to one footprint", with
+/// the sweep of fixed blurs), so the box-only value is used. Lens blur is not
+/// modelled: it is unknown here.
 enum SamplingFootprint {
     /// The extra Gaussian sigma of the wide and the tele image, in their own
     /// camera pixels, before `rectification` resamples them.

@@ -49,11 +49,16 @@ final class SamplingFootprintTests: XCTestCase {
         XCTAssertEqual(off.teleTable.footprintBlur, 0)
     }
 
-    func testANegativeBlurIsRefused() throws {
+    func testABlurOutsideItsRangeIsRefused() throws {
         let rig = try DepthFixtures.nominalRig()
         let tele = try rig.camera(.tele).model
-        XCTAssertThrowsError(try RectificationTable(model: tele, rotation: .identity, rectified: tele.intrinsics, footprintBlur: -1))
-        XCTAssertThrowsError(try RectificationTable(model: tele, rotation: .identity, rectified: tele.intrinsics, footprintBlur: .nan))
+        for blur in [-1, .nan, .infinity, 16.5] {
+            XCTAssertThrowsError(try RectificationTable(model: tele, rotation: .identity, rectified: tele.intrinsics,
+                                                        footprintBlur: blur)) { error in
+                XCTAssertTrue("\(error)".contains("must be 0 to 16 px"), "\(error)")
+            }
+        }
+        XCTAssertNoThrow(try RectificationTable(model: tele, rotation: .identity, rectified: tele.intrinsics, footprintBlur: 16))
     }
 
     /// On the rendered room (nominal rig, 1920x1440, photo size) equalizing
