@@ -3,19 +3,27 @@ import DualcamImaging
 
 /// Filtered mode's fill (`StereoDepthEstimator.estimate`).
 extension StereoDepthEstimator {
-    /// The confidence-weighted, reference-guided fill of `values` (rectified
-    /// pixel disparity at the output). Outside `edgeZone` a measured value
-    /// moves by at most its `tolerance`; in it the smoother and the edge snap
-    /// (to `edges`, the edges of `values`) decide.
-    func fill(_ values: [Float], confidence: [Float], edgeZone zone: [Bool], edges: CVEdgeZone?,
-              guide: Image) throws -> [Float] {
-        let size = alignment.size
-        guard values.contains(where: { $0.isFinite }) else { return values }
+    /// The fill's stages before its smoother that do not need the edge zone
+    /// (`fill(_:confidence:start:edgeZone:edges:)`): the guide at the output,
+    /// the holes' pre-fill and the blank surfaces' planes. Nil when `values`
+    /// has no finite value (nothing to fill from).
+    struct FillStart {
+        let guide: CVMat
+        /// The pre-filled values and the smoother's weights.
+        let values: [Float]
+        let weights: [Float]
+        /// The planes of the blank surfaces (NaN elsewhere).
+        let blank: [Float]
+    }
+
+    /// The first stages of the fill of `values` (see `FillStart`).
+    func fillStart(_ values: [Float], confidence: [Float], guide: Image) throws -> FillStart? {
+        guard values.contains(where: { $0.isFinite }) else { return nil }
         let guideImage = try outputGuide(guide)
         // Holes (mostly half-occlusions beside foreground objects) first take the
         // background value with a small weight, so the smoother does not mix
         // foreground into them; then the confidence-weighted smoother.
-        var pre = HoleFilling.backgroundFill(values, width: size.width, keep: covered)
+        var pre = HoleFilling.backgroundFill(values, width: alignment.size.width, keep: covered)
         // Gaps too wide for a half-occlusion (blank surfaces) take the plane
         // their measured border defines, before the smoother and as the
         // final value (`BlankSurfaceFill`).
@@ -24,10 +32,23 @@ extension StereoDepthEstimator {
                                       channels: guideImage.channels)
         for i in blank.indices where blank[i].isFinite { pre.values[i] = blank[i] }
         let weights = confidence.mapPairs(pre.filled) { $1 ? Self.backgroundFillWeight : $0 }
+        return FillStart(guide: guideMat, values: pre.values, weights: weights, blank: blank)
+    }
+
+    /// The confidence-weighted, reference-guided fill of `values` (rectified
+    /// pixel disparity at the output), from its first stages `start`
+    /// (`fillStart`; nil: `values` as they are). Outside `edgeZone` a
+    /// measured value moves by at most its `tolerance`; in it the smoother
+    /// and the edge snap (to `edges`, the edges of `values`) decide.
+    func fill(_ values: [Float], confidence: [Float], start: FillStart?, edgeZone zone: [Bool],
+              edges: CVEdgeZone?) throws -> [Float] {
+        let size = alignment.size
+        guard let start else { return values }
+        let blank = start.blank
         let smoothed = try CVEdgeAware.confidenceFill(
-            values: .floats(pre.values, width: size.width, height: size.height),
-            confidence: .floats(weights, width: size.width, height: size.height),
-            guide: guideMat, lambda: options.fillLambda, sigmaColor: options.fillSigmaColor,
+            values: .floats(start.values, width: size.width, height: size.height),
+            confidence: .floats(start.weights, width: size.width, height: size.height),
+            guide: start.guide, lambda: options.fillLambda, sigmaColor: options.fillSigmaColor,
             minimumWeight: Self.minimumFillWeight).floats()
         // Measured values m are kept in proportion to their confidence c (a
         // confident match is not pulled towards its neighbours across a depth

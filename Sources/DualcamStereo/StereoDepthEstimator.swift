@@ -188,15 +188,22 @@ public struct StereoDepthEstimator: @unchecked Sendable {
         let guide = reference == .wide ? wide : tele
         let unfiltered = options.filtered ? measured : try unfilteredModeValues(measured, sigma: sigma, guide: guide)
         let matchConfidence = alignment.sample(matched.confidence).mapPairs(unfiltered) { c, d in d.isNaN || c.isNaN ? 0 : c }
-        let (zone, edges) = try edgeZone(unfiltered)
+        let zone: [Bool], edges: CVEdgeZone?
+        var values = unfiltered
+        if options.filtered {
+            // The fill's first stages do not need the edge zone: both at once.
+            let (start, found) = try StagePair.run(
+                { try fillStart(unfiltered, confidence: matchConfidence, guide: guide) },
+                { try edgeZone(unfiltered) })
+            (zone, edges) = found
+            values = try fill(unfiltered, confidence: matchConfidence, start: start, edgeZone: zone, edges: edges)
+            if let temporal { values = temporal.smooth(values) }
+        } else {
+            (zone, edges) = try edgeZone(unfiltered)
+        }
         // In the edge zone the window may straddle two surfaces: medium at best.
         let cap = options.edgeZoneConfidence
         let confidence = matchConfidence.mapPairs(zone) { c, z in z ? min(c, cap) : c }
-        var values = unfiltered
-        if options.filtered {
-            values = try fill(unfiltered, confidence: matchConfidence, edgeZone: zone, edges: edges, guide: guide)
-            if let temporal { values = temporal.smooth(values) }
-        }
         var out = result(values: values, unfiltered: unfiltered, confidence: confidence, filtered: options.filtered,
                          measured: measured)
         out.disparitySigmaPixels = sigma
