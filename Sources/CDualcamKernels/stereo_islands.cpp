@@ -25,11 +25,16 @@ namespace {
 /// left neighbours are not apart; a run joins (union-find) every run above it
 /// that one of its pixels touches without being apart. The same regions as a
 /// flood fill from every pixel, with one union per touching pair of runs,
-/// not per pixel; a region's size is the sum of its runs' lengths.
+/// not per pixel; a region's size is the sum of its runs' lengths. Only two
+/// rows of labels are kept: the runs themselves say which pixels to remove.
 template <typename T, typename Missing, typename Apart, typename Remove>
 void remove_small_regions(const T *values, size_t stride, int cols, int rows, int max_size, Missing missing,
                           Apart apart, Remove remove) {
-    std::vector<int> label((size_t)cols * rows, -1), parent, length;
+    struct Run {
+        int y, x0, x1;
+    };
+    std::vector<Run> runs;
+    std::vector<int> parent, upLabel((size_t)cols, -1), rowLabel((size_t)cols, -1);
     const auto find = [&](int i) {
         int root = i;
         while (parent[root] != root) root = parent[root];
@@ -38,33 +43,31 @@ void remove_small_regions(const T *values, size_t stride, int cols, int rows, in
     };
     for (int y = 0; y < rows; ++y) {
         const T *row = values + (size_t)y * stride, *up = y > 0 ? row - stride : nullptr;
-        int *rowLabel = label.data() + (size_t)y * cols, *upLabel = y > 0 ? rowLabel - cols : nullptr;
-        int run = -1, lastJoined = -1;
-        for (int x = 0; x < cols; ++x) {
-            const T d = row[x];
-            if (missing(d)) { run = -1; continue; }
-            if (run < 0 || apart(row[x - 1], d)) {
-                run = (int)parent.size();
-                parent.push_back(run);
-                length.push_back(0);
-                lastJoined = -1;
-            }
-            rowLabel[x] = run;
-            ++length[run];
-            if (!up || upLabel[x] < 0 || upLabel[x] == lastJoined || apart(up[x], d)) continue;
-            lastJoined = upLabel[x];
-            const int a = find(run), b = find(upLabel[x]);
-            if (a != b) parent[std::max(a, b)] = std::min(a, b);
+        int *label = rowLabel.data();
+        const int *upper = upLabel.data();
+        for (int x = 0; x < cols;) {
+            if (missing(row[x])) { label[x++] = -1; continue; }
+            const int run = (int)parent.size(), x0 = x;
+            parent.push_back(run);
+            int lastJoined = -1;
+            do {
+                label[x] = run;
+                if (up && upper[x] >= 0 && upper[x] != lastJoined && !apart(up[x], row[x])) {
+                    lastJoined = upper[x];
+                    const int a = find(run), b = find(lastJoined);
+                    if (a != b) parent[std::max(a, b)] = std::min(a, b);
+                }
+                ++x;
+            } while (x < cols && !missing(row[x]) && !apart(row[x - 1], row[x]));
+            runs.push_back({y, x0, x});
         }
+        std::swap(rowLabel, upLabel);
     }
     std::vector<int> size(parent.size(), 0);
-    for (size_t r = 0; r < parent.size(); ++r) size[find((int)r)] += length[r];
-    std::vector<uint8_t> small(parent.size());
-    for (size_t r = 0; r < parent.size(); ++r) small[r] = size[find((int)r)] <= max_size;
-    for (int y = 0; y < rows; ++y) {
-        const int *rowLabel = label.data() + (size_t)y * cols;
-        for (int x = 0; x < cols; ++x)
-            if (rowLabel[x] >= 0 && small[rowLabel[x]]) remove(y, x);
+    for (size_t r = 0; r < parent.size(); ++r) size[find((int)r)] += runs[r].x1 - runs[r].x0;
+    for (size_t r = 0; r < parent.size(); ++r) {
+        if (size[find((int)r)] > max_size) continue;
+        for (int x = runs[r].x0; x < runs[r].x1; ++x) remove(runs[r].y, x);
     }
 }
 
