@@ -59,16 +59,27 @@ extension StereoDepthEstimator {
         // takes its nearest value.
         // Either way a measured value outside the edge zone moves by at most its tolerance.
         let tau = options.fillResidualPixels.map { Float($0) }
+        let limit = toleranceLimits
         var inside = smoothed
-        for i in inside.indices {
-            if !covered[i] { inside[i] = .nan; continue }
-            let m = values[i], s = inside[i], c = min(max(confidence[i], 0), 1)
-            guard m.isFinite, s.isFinite else { continue }
-            let gate = tau.map { min(1, ((m - s) / $0) * ((m - s) / $0)) } ?? 1
-            let blended = s + c * gate * (m - s)
-            if zone[i] { inside[i] = blended; continue }
-            let u = tolerance(measured: m, confidence: c)
-            inside[i] = min(max(blended, m - u), m + u)
+        inside.withUnsafeMutableBufferPointer { inside in
+            values.withUnsafeBufferPointer { values in
+                confidence.withUnsafeBufferPointer { confidence in
+                    covered.withUnsafeBufferPointer { covered in
+                        zone.withUnsafeBufferPointer { zone in
+                            for i in 0..<inside.count {
+                                if !covered[i] { inside[i] = .nan; continue }
+                                let m = values[i], s = inside[i], c = min(max(confidence[i], 0), 1)
+                                guard m.isFinite, s.isFinite else { continue }
+                                let gate = tau.map { min(1, ((m - s) / $0) * ((m - s) / $0)) } ?? 1
+                                let blended = s + c * gate * (m - s)
+                                if zone[i] { inside[i] = blended; continue }
+                                let u = limit.tolerance(measured: m, confidence: c)
+                                inside[i] = min(max(blended, m - u), m + u)
+                            }
+                        }
+                    }
+                }
+            }
         }
         let dense = HoleFilling.nearestFill(inside, width: size.width, keep: covered)
         var out = dense
@@ -81,16 +92,22 @@ extension StereoDepthEstimator {
                 filled: .floats(dense, width: size.width, height: size.height), covered: coveredMask).floats()
             out = snapped.mapPairs(covered) { $1 ? $0 : .nan }
         }
-        // A blank surface keeps its plane: the snap's planes come from the
-        // measurements beyond a jump, which a blank surface has none of.
-        for i in blank.indices where blank[i].isFinite { out[i] = blank[i] }
         // Nothing is filled beyond the measured range: the snap's and the
         // blank surfaces' planes extrapolate, and a plane running towards
         // zero disparity would put a fill kilometres away.
         var low = Float.infinity, high = -Float.infinity
-        for v in values where v.isFinite { low = min(low, v); high = max(high, v) }
-        if low <= high {
-            for i in out.indices where out[i].isFinite { out[i] = min(max(out[i], low), high) }
+        values.withUnsafeBufferPointer { values in
+            for v in values where v.isFinite { low = min(low, v); high = max(high, v) }
+        }
+        out.withUnsafeMutableBufferPointer { out in
+            blank.withUnsafeBufferPointer { blank in
+                for i in 0..<out.count {
+                    // A blank surface keeps its plane: the snap's planes come from the
+                    // measurements beyond a jump, which a blank surface has none of.
+                    if blank[i].isFinite { out[i] = blank[i] }
+                    if low <= high, out[i].isFinite { out[i] = min(max(out[i], low), high) }
+                }
+            }
         }
         return out
     }

@@ -268,9 +268,29 @@ public struct StereoDepthEstimator: @unchecked Sendable {
     /// filtered mode keeps what was measured, within its uncertainty, and
     /// fills and smooths only where nothing reliable was measured.
     func tolerance(measured m: Float, confidence c: Float) -> Float {
-        guard let pixels = options.measuredTolerancePixels else { return .infinity }
-        let u = Float(pixels) / max(c, Self.minimumToleranceConfidence)
-        return c >= ConfidenceMap.highThreshold ? min(u, Float(options.highConfidenceTolerance) * abs(m)) : u
+        toleranceLimits.tolerance(measured: m, confidence: c)
+    }
+
+    /// The options' tolerance settings as `tolerance(measured:confidence:)`
+    /// uses them, read once for a whole map.
+    struct ToleranceLimits {
+        /// `measuredTolerancePixels`; nil = no tolerance.
+        let pixels: Float?
+        /// `highConfidenceTolerance`.
+        let highConfidence: Float
+
+        /// `StereoDepthEstimator.tolerance(measured:confidence:)`.
+        @inline(__always)
+        func tolerance(measured m: Float, confidence c: Float) -> Float {
+            guard let pixels else { return .infinity }
+            let u = pixels / max(c, StereoDepthEstimator.minimumToleranceConfidence)
+            return c >= ConfidenceMap.highThreshold ? min(u, highConfidence * abs(m)) : u
+        }
+    }
+
+    var toleranceLimits: ToleranceLimits {
+        ToleranceLimits(pixels: options.measuredTolerancePixels.map { Float($0) },
+                        highConfidence: Float(options.highConfidenceTolerance))
     }
 
     /// Whether a measured disparity d (rectified px) bounds the depth: d
