@@ -159,7 +159,8 @@ public struct StereoDepthEstimator: @unchecked Sendable {
             where image.width != size.width || image.height != size.height {
             throw DualcamError.invalidValue(name: "--\(name) image", reason: "is \(image.width)x\(image.height), expected \(size)")
         }
-        let w = try wideTable.apply(wide.greyCVMat()), t = try teleTable.apply(tele.greyCVMat())
+        // The two images are independent: both at once.
+        let (w, t) = try StagePair.run({ try wideTable.apply(wide.greyCVMat()) }, { try teleTable.apply(tele.greyCVMat()) })
         let wideLeft = rectification.left == .wide
         return RectifiedPair(left: wideLeft ? w : t, right: wideLeft ? t : w,
                              leftValid: wideLeft ? wideTable.valid : teleTable.valid,
