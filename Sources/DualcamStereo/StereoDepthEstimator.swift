@@ -189,18 +189,13 @@ public struct StereoDepthEstimator: @unchecked Sendable {
         let guide = reference == .wide ? wide : tele
         let unfiltered = options.filtered ? measured : try unfilteredModeValues(measured, sigma: sigma, guide: guide)
         let matchConfidence = alignment.sample(matched.confidence).mapPairs(unfiltered) { c, d in d.isNaN || c.isNaN ? 0 : c }
-        let zone: [Bool], edges: CVEdgeZone?
+        let zone: [Bool]
         var values = unfiltered
         if options.filtered {
-            // The fill's first stages do not need the edge zone: both at once.
-            let (start, found) = try StagePair.run(
-                { try fillStart(unfiltered, confidence: matchConfidence, guide: guide) },
-                { try edgeZone(unfiltered) })
-            (zone, edges) = found
-            values = try fill(unfiltered, confidence: matchConfidence, start: start, edgeZone: zone, edges: edges)
+            (values, zone, _) = try filled(unfiltered, confidence: matchConfidence, guide: guide)
             if let temporal { values = temporal.smooth(values) }
         } else {
-            (zone, edges) = try edgeZone(unfiltered)
+            (zone, _) = try edgeZone(unfiltered)
         }
         // In the edge zone the window may straddle two surfaces: medium at best.
         let cap = options.edgeZoneConfidence
@@ -270,28 +265,6 @@ public struct StereoDepthEstimator: @unchecked Sendable {
     /// fills and smooths only where nothing reliable was measured.
     func tolerance(measured m: Float, confidence c: Float) -> Float {
         toleranceLimits.tolerance(measured: m, confidence: c)
-    }
-
-    /// The options' tolerance settings as `tolerance(measured:confidence:)`
-    /// uses them, read once for a whole map.
-    struct ToleranceLimits {
-        /// `measuredTolerancePixels`; nil = no tolerance.
-        let pixels: Float?
-        /// `highConfidenceTolerance`.
-        let highConfidence: Float
-
-        /// `StereoDepthEstimator.tolerance(measured:confidence:)`.
-        @inline(__always)
-        func tolerance(measured m: Float, confidence c: Float) -> Float {
-            guard let pixels else { return .infinity }
-            let u = pixels / max(c, StereoDepthEstimator.minimumToleranceConfidence)
-            return c >= ConfidenceMap.highThreshold ? min(u, highConfidence * abs(m)) : u
-        }
-    }
-
-    var toleranceLimits: ToleranceLimits {
-        ToleranceLimits(pixels: options.measuredTolerancePixels.map { Float($0) },
-                        highConfidence: Float(options.highConfidenceTolerance))
     }
 
     /// Whether a measured disparity d (rectified px) bounds the depth: d
