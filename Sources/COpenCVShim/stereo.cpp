@@ -4,11 +4,11 @@
 #include "shim_imgproc.hpp"
 #include "shim_kernels.hpp"
 #include "stereo_refine.hpp"
+#include "stereo_views.hpp"
 #include <opencv2/calib3d.hpp>
 #include <opencv2/ximgproc.hpp>
 #include <algorithm>
 #include <cmath>
-#include <exception>
 #include <limits>
 #include <utility>
 #include <vector>
@@ -17,19 +17,9 @@ using namespace dualcam_shim;
 
 namespace {
 
-constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 /// Texture scale (grey levels / px of window gradient RMS) when the caller
 /// gives none: the gradient of a faint but matchable texture.
 constexpr double kDefaultTextureSigma = 2.0;
-/// SGBM smoothness penalties per block pixel, OpenCV's recommendation for
-/// grey images: P1 = 8 b^2 for 1-px disparity changes, P2 = 32 b^2 for jumps.
-constexpr int kP1 = 8, kP2 = 32;
-/// SGBM's own left-right check off (< 0): dc_stereo_match runs its own.
-constexpr int kNoDisp12Check = -1;
-/// SGBM's prefilter clip at its maximum: the least clipping of strong texture.
-constexpr int kPreFilterCap = 63;
-/// SGBM disparities are fixed point with 4 fractional bits.
-constexpr int kSgbmScale = 16;
 
 int check_distortion(int count, dc_error *err) {
     if (count != 0 && count != 4 && count != 5 && count != 8)
@@ -82,53 +72,11 @@ int check_fits(cv::Size size, int num_disparities, int block_size, dc_error *err
     return DC_OK;
 }
 
-cv::Ptr<cv::StereoSGBM> make_sgbm(const dc_stereo_params *p) {
-    int b = p->block_size;
-    return cv::StereoSGBM::create(p->min_disparity, p->num_disparities, b, kP1 * b * b, kP2 * b * b, kNoDisp12Check,
-                                  kPreFilterCap,
-                                  p->uniqueness, p->speckle_window,
-                                  std::max(1, (int)std::ceil(p->speckle_range)), cv::StereoSGBM::MODE_SGBM_3WAY);
-}
-
-/// SGBM fixed-point output (1/16 px) to float pixels, NaN below `min_valid`;
-/// `sign` -1 turns the right matcher's negative disparities positive.
-cv::Mat to_pixels(const cv::Mat &raw, int min_valid, float sign) {
-    cv::Mat out(raw.size(), CV_32F);
-    for (int y = 0; y < raw.rows; ++y) {
-        const int16_t *s = raw.ptr<int16_t>(y);
-        float *d = out.ptr<float>(y);
-        for (int x = 0; x < raw.cols; ++x) d[x] = s[x] < min_valid * kSgbmScale ? kNaN : sign * s[x] / (float)kSgbmScale;
-    }
-    return out;
-}
-
 /// A mask's pixels as one continuous uint8 buffer (NULL for no mask).
 const uint8_t *mask_pixels(const dc_mat *mask, cv::Mat &keep) {
     if (!mask) return nullptr;
     keep = continuous(mask->mat);
     return keep.ptr<uint8_t>();
-}
-
-/// Runs `body(0)` and `body(1)` (the left and the right view) concurrently
-/// on OpenCV's threads; rethrows the first view's exception, if any. OpenCV
-/// runs parallel loops nested in these serially, so each view's SGBM runs
-/// its stripes on one thread: the stripes follow cv::getNumThreads(), not the
-/// thread, so the disparities are the same, and both cores stay busy through
-/// the serial parts of SGBM (buffers, speckle filter) and of the smoothing.
-template <typename Body>
-void for_both_views(Body &&body) {
-    std::exception_ptr failure[2];
-    cv::parallel_for_(cv::Range(0, 2), [&](const cv::Range &range) {
-        for (int view = range.start; view < range.end; ++view) {
-            try {
-                body(view);
-            } catch (...) {
-                failure[view] = std::current_exception();
-            }
-        }
-    }, 2);
-    for (const std::exception_ptr &f : failure)
-        if (f) std::rethrow_exception(f);
 }
 
 /// CDualcamKernels' left-right check of `ref` against `other` (see
@@ -200,23 +148,11 @@ extern "C" int dc_stereo_match(const dc_mat *left, const dc_mat *right, const dc
             if (mask && (mask->mat.type() != CV_8UC1 || mask->mat.size() != size))
                 return fail(err, DC_ERR_ARGUMENT, "masks must be 8-bit, 1 channel, the images' size");
         const dc_stereo_params &p = *params;
-        // Per view (0 left, 1 right): its image, the other one, its matcher and, for
-        // its float disparities, the lowest valid raw value / 16 and the sign
-        // (the right matcher searches -(min + num - 1) .. -min).
-        const cv::Mat *image[2] = {&left->mat, &right->mat};
-        cv::Ptr<cv::StereoMatcher> matcher[2];
-        matcher[0] = make_sgbm(params);
-        matcher[1] = cv::ximgproc::createRightMatcher(matcher[0]);
-        const int lowest[2] = {p.min_disparity, -(p.min_disparity + p.num_disparities - 1)};
-        const float direction[2] = {1.0f, -1.0f};
         cv::Mat disparities[2];
         RefineImage views[2];
-        for_both_views([&](int view) {
-            cv::Mat raw;
-            matcher[view]->compute(*image[view], *image[1 - view], raw);
-            disparities[view] = to_pixels(raw, lowest[view], direction[view]);
-            if (p.refine) views[view] = make_refine_image(*image[view]);
-        });
+        if (int status = match_views(left->mat, right->mat, p, disparities, views, err))
+            return status;
+        const float direction[2] = {1.0f, -1.0f};
         const int r = reference_right != 0 ? 1 : 0;
         cv::Mat &ref = disparities[r];
         const cv::Mat &other = disparities[1 - r];
@@ -313,7 +249,7 @@ extern "C" int dc_stereo_opencv(const dc_mat *left, const dc_mat *right, const d
             wls->filter(raw, base, filtered, rawR);
             raw = filtered;
         }
-        cv::Mat result = to_pixels(raw, m->min_disparity, 1.0f);
+        cv::Mat result = sgbm_to_pixels(raw, m->min_disparity, 1.0f);
         if (reference_right) cv::flip(result.clone(), result, 1);
         return emit(std::move(result), disparity, err);
     });

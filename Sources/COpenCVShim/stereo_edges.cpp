@@ -23,10 +23,21 @@ dck_edge_params kernel_params(const dc_edge_snap_params &p) {
 /// The depth edges of a measured disparity map `u` (continuous float32):
 /// jump pixels, for each hole of a half-occlusion run the anchor column and
 /// the bounding measurement of the side it takes, and the zone (every pixel
-/// within `margin` of a jump pixel).
+/// within `margin` of a jump pixel); `pieces` (`surface_pieces`, empty
+/// until found) the surfaces the zone separates.
 struct EdgeZone {
-    cv::Mat edge, anchor, sideValue, zone;
+    cv::Mat edge, anchor, sideValue, zone, pieces;
 };
+
+/// The surfaces the zone of `edges` separates on the measured map `u`: the
+/// 8-connected pieces of its reliable measurements (outside the zone),
+/// labelled (int32, 0 = none). They need no fill, so they are found with the
+/// zone, before the fill runs.
+void surface_pieces(const cv::Mat &u, EdgeZone &edges) {
+    cv::Mat reliable(u.size(), CV_8U);
+    dck_edge_reliable(u.ptr<float>(), edges.zone.ptr<uint8_t>(), reliable.ptr<uint8_t>(), (size_t)u.cols, u.cols, u.rows);
+    cv::connectedComponents(reliable, edges.pieces, 8, CV_32S);
+}
 
 int find_edge_zone(const cv::Mat &u, const dc_edge_snap_params &p, EdgeZone &z, dc_error *err) {
     const int W = u.cols, H = u.rows, M = p.margin;
@@ -87,11 +98,8 @@ int check_snap_inputs(const cv::Mat &measured, const dc_mat *confidence, const d
 int snap(const cv::Mat &u, const EdgeZone &edges, const dc_edge_snap_params *params, const dc_mat *confidence,
          const dc_mat *filled, const dc_mat *covered, dc_mat **out, dc_error *err) {
     const int W = u.cols, H = u.rows;
-    // Reliable measurements: outside the zone. Its 8-connected pieces are
-    // the surfaces the zone separates.
-    cv::Mat reliable(u.size(), CV_8U), labels;
-    dck_edge_reliable(u.ptr<float>(), edges.zone.ptr<uint8_t>(), reliable.ptr<uint8_t>(), (size_t)W, W, H);
-    cv::connectedComponents(reliable, labels, 8, CV_32S);
+    CV_Assert(edges.pieces.type() == CV_32SC1 && edges.pieces.isContinuous() && edges.pieces.size() == u.size());
+    const cv::Mat &labels = edges.pieces;
     cv::Mat result = filled->mat.clone();
     const cv::Mat conf = confidence ? continuous(confidence->mat) : cv::Mat();
     const cv::Mat cover = covered ? continuous(covered->mat) : cv::Mat();
@@ -127,6 +135,7 @@ extern "C" int dc_disparity_edge_snap(const dc_mat *measured, const dc_mat *conf
         const cv::Mat u = continuous(measured->mat);
         EdgeZone edges;
         if (int status = find_edge_zone(u, *params, edges, err)) return status;
+        surface_pieces(u, edges);
         return snap(u, edges, params, confidence, filled, covered, out, err);
     });
 }
@@ -139,6 +148,7 @@ extern "C" int dc_edge_zone_find(const dc_mat *measured, const dc_edge_snap_para
         if (int status = check_zone_inputs(measured, params, err)) return status;
         std::unique_ptr<dc_edge_zone> found(new dc_edge_zone{measured->mat.clone(), *params, EdgeZone{}});
         if (int status = find_edge_zone(found->measured, *params, found->edges, err)) return status;
+        surface_pieces(found->measured, found->edges);
         cv::Mat mask = found->edges.zone * 255;
         if (int status = emit(std::move(mask), zone, err)) return status;
         *out = found.release();

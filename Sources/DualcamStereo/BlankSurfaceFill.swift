@@ -93,35 +93,52 @@ struct BlankSurfaceFill {
 
     /// The supporting measurements of each segment (the type's step 2).
     func supports(values: [Float], confidence: [Float], labels: [Int], count: Int) -> [[SupportPlane.Point]] {
+        let channels = channels, width = width, height = height
         // Mean colour per segment.
         var sums = [Float](repeating: 0, count: count * channels), sizes = [Float](repeating: 0, count: count)
-        for i in labels.indices where labels[i] >= 0 {
-            sizes[labels[i]] += 1
-            for c in 0..<channels { sums[labels[i] * channels + c] += Float(colour[i * channels + c]) }
+        colour.withUnsafeBufferPointer { colour in
+            for i in labels.indices where labels[i] >= 0 {
+                sizes[labels[i]] += 1
+                for c in 0..<channels { sums[labels[i] * channels + c] += Float(colour[i * channels + c]) }
+            }
         }
         let means = sums.indices.map { sums[$0] / sizes[$0 / channels] }
         let near = MaskDilation.dilated(labels.map { $0 >= 0 }, width: width, height: height, radius: Self.supportRadius)
-        let r = Self.supportRadius
+        let r = Self.supportRadius, tolerance = Self.supportTolerance
         var out = [[SupportPlane.Point]](repeating: [], count: count)
         // The last measured pixel that looked at each segment: one visit per
         // segment and pixel without a search.
         var lastVisitor = [Int](repeating: -1, count: count)
         labels.withUnsafeBufferPointer { labels in
-            for y in 0..<height {
-                for x in 0..<width {
-                    let i = y * width + x
-                    guard near[i], values[i].isFinite, confidence[i] > 0 else { continue }
-                    for yy in max(0, y - r)...min(height - 1, y + r) {
-                        for xx in max(0, x - r)...min(width - 1, x + r) {
-                            let l = labels[yy * width + xx]
-                            guard l >= 0, lastVisitor[l] != i else { continue }
-                            lastVisitor[l] = i
-                            var close = true
-                            for c in 0..<channels where abs(Float(colour[i * channels + c]) - means[l * channels + c]) > Self.supportTolerance {
-                                close = false
-                            }
-                            if close {
-                                out[l].append(.init(x: Double(x), y: Double(y), d: Double(values[i]), w: Double(confidence[i])))
+            near.withUnsafeBufferPointer { near in
+                values.withUnsafeBufferPointer { values in
+                    confidence.withUnsafeBufferPointer { confidence in
+                        colour.withUnsafeBufferPointer { colour in
+                            means.withUnsafeBufferPointer { means in
+                                lastVisitor.withUnsafeMutableBufferPointer { lastVisitor in
+                                    for y in 0..<height {
+                                        for x in 0..<width {
+                                            let i = y * width + x
+                                            guard near[i], values[i].isFinite, confidence[i] > 0 else { continue }
+                                            for yy in max(0, y - r)...min(height - 1, y + r) {
+                                                for xx in max(0, x - r)...min(width - 1, x + r) {
+                                                    let l = labels[yy * width + xx]
+                                                    guard l >= 0, lastVisitor[l] != i else { continue }
+                                                    lastVisitor[l] = i
+                                                    var close = true
+                                                    for c in 0..<channels
+                                                    where abs(Float(colour[i * channels + c]) - means[l * channels + c]) > tolerance {
+                                                        close = false
+                                                    }
+                                                    if close {
+                                                        out[l].append(.init(x: Double(x), y: Double(y), d: Double(values[i]),
+                                                                            w: Double(confidence[i])))
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
                             }
                         }
                     }

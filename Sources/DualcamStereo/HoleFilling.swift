@@ -7,25 +7,36 @@ enum HoleFilling {
     /// `keep` is false stay untouched. Returns the filled map and a mask of the
     /// filled pixels.
     static func backgroundFill(_ values: [Float], width w: Int, keep: [Bool]) -> (values: [Float], filled: [Bool]) {
+        precondition(keep.count == values.count, "a keep mask of the map's size")
         var out = values
         var filled = [Bool](repeating: false, count: values.count)
         let h = values.count / w
         var leftValue = [Float](repeating: .nan, count: w)
-        for y in 0..<h {
-            let row = y * w
-            var last = Float.nan
-            for x in 0..<w {
-                if values[row + x].isFinite { last = values[row + x] }
-                leftValue[x] = last
-            }
-            last = .nan
-            for x in stride(from: w - 1, through: 0, by: -1) {
-                let i = row + x
-                if values[i].isFinite { last = values[i]; continue }
-                guard keep[i] else { continue }
-                let l = leftValue[x]
-                let v: Float = l.isFinite && last.isFinite ? min(l, last) : (l.isFinite ? l : last)
-                if v.isFinite { out[i] = v; filled[i] = true }
+        values.withUnsafeBufferPointer { values in
+            keep.withUnsafeBufferPointer { keep in
+                out.withUnsafeMutableBufferPointer { out in
+                    filled.withUnsafeMutableBufferPointer { filled in
+                        leftValue.withUnsafeMutableBufferPointer { leftValue in
+                            for y in 0..<h {
+                                let row = y * w
+                                var last = Float.nan
+                                for x in 0..<w {
+                                    if values[row + x].isFinite { last = values[row + x] }
+                                    leftValue[x] = last
+                                }
+                                last = .nan
+                                for x in stride(from: w - 1, through: 0, by: -1) {
+                                    let i = row + x
+                                    if values[i].isFinite { last = values[i]; continue }
+                                    guard keep[i] else { continue }
+                                    let l = leftValue[x]
+                                    let v: Float = l.isFinite && last.isFinite ? min(l, last) : (l.isFinite ? l : last)
+                                    if v.isFinite { out[i] = v; filled[i] = true }
+                                }
+                            }
+                        }
+                    }
+                }
             }
         }
         return (out, filled)

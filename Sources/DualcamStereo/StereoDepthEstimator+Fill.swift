@@ -1,33 +1,81 @@
+import DualcamDepthMap
 import DualcamOpenCV
 import DualcamImaging
 
 /// Filtered mode's fill (`StereoDepthEstimator.estimate`).
 extension StereoDepthEstimator {
-    /// The confidence-weighted, reference-guided fill of `values` (rectified
-    /// pixel disparity at the output). Outside `edgeZone` a measured value
-    /// moves by at most its `tolerance`; in it the smoother and the edge snap
-    /// (to `edges`, the edges of `values`) decide.
-    func fill(_ values: [Float], confidence: [Float], edgeZone zone: [Bool], edges: CVEdgeZone?,
-              guide: Image) throws -> [Float] {
-        let size = alignment.size
-        guard values.contains(where: { $0.isFinite }) else { return values }
-        let guideImage = try outputGuide(guide)
+    /// Filtered mode's values for the measured `values` with confidences
+    /// `confidence` and the reference image `guide`, with the edge zone and
+    /// edges of `values` (`edgeZone`) the fill snaps to.
+    func filled(_ values: [Float], confidence: [Float], guide: Image) throws
+        -> (values: [Float], zone: [Bool], edges: CVEdgeZone?) {
+        // Nothing to fill from.
+        guard values.contains(where: { $0.isFinite }) else {
+            let (zone, edges) = try edgeZone(values)
+            return (values, zone, edges)
+        }
+        // The fill's first stages do not need the edge zone: both at once.
+        let fillGuide = try fillGuide(guide)
+        let (start, (zone, edges)) = try StagePair.run(
+            { try fillStart(values, confidence: confidence, guide: fillGuide) }, { try edgeZone(values) })
+        let out = try fill(values, confidence: confidence, start: start, guide: fillGuide, edgeZone: zone, edges: edges)
+        return (out, zone, edges)
+    }
+
+    /// The reference image at the output as the fill compares it
+    /// (`outputGuide`), as an OpenCV matrix, with its channel count.
+    struct FillGuide {
+        let mat: CVMat
+        let channels: Int
+    }
+
+    /// The fill's guide for the reference image `guide` (see `FillGuide`).
+    func fillGuide(_ guide: Image) throws -> FillGuide {
+        let image = try outputGuide(guide)
+        return FillGuide(mat: try image.makeCVMat(), channels: image.channels)
+    }
+
+    /// The fill's stages before its smoother that do not need the edge zone
+    /// (`fill(_:confidence:start:guide:edgeZone:edges:)`): the holes'
+    /// pre-fill and the blank surfaces' planes.
+    struct FillStart {
+        /// The pre-filled values and the smoother's weights.
+        let values: [Float]
+        let weights: [Float]
+        /// The planes of the blank surfaces (NaN elsewhere).
+        let blank: [Float]
+    }
+
+    /// The first stages of the fill of `values` (see `FillStart`) with the
+    /// fill's guide `guide`.
+    func fillStart(_ values: [Float], confidence: [Float], guide: FillGuide) throws -> FillStart {
         // Holes (mostly half-occlusions beside foreground objects) first take the
         // background value with a small weight, so the smoother does not mix
         // foreground into them; then the confidence-weighted smoother.
-        var pre = HoleFilling.backgroundFill(values, width: size.width, keep: covered)
+        var pre = HoleFilling.backgroundFill(values, width: alignment.size.width, keep: covered)
         // Gaps too wide for a half-occlusion (blank surfaces) take the plane
         // their measured border defines, before the smoother and as the
         // final value (`BlankSurfaceFill`).
-        let guideMat = try guideImage.makeCVMat()
-        let blank = try blankSurfaces(values, confidence: confidence, covered: covered, guide: guideMat,
-                                      channels: guideImage.channels)
+        let blank = try blankSurfaces(values, confidence: confidence, covered: covered, guide: guide.mat,
+                                      channels: guide.channels)
         for i in blank.indices where blank[i].isFinite { pre.values[i] = blank[i] }
         let weights = confidence.mapPairs(pre.filled) { $1 ? Self.backgroundFillWeight : $0 }
+        return FillStart(values: pre.values, weights: weights, blank: blank)
+    }
+
+    /// The confidence-weighted, reference-guided fill of `values` (rectified
+    /// pixel disparity at the output), from its first stages `start`
+    /// (`fillStart`) and its guide `guide` (`fillGuide`). Outside
+    /// `edgeZone` a measured value moves by at most its `tolerance`; in it
+    /// the smoother and the edge snap (to `edges`, the edges of `values`) decide.
+    func fill(_ values: [Float], confidence: [Float], start: FillStart, guide: FillGuide, edgeZone zone: [Bool],
+              edges: CVEdgeZone?) throws -> [Float] {
+        let size = alignment.size
+        let blank = start.blank
         let smoothed = try CVEdgeAware.confidenceFill(
-            values: .floats(pre.values, width: size.width, height: size.height),
-            confidence: .floats(weights, width: size.width, height: size.height),
-            guide: guideMat, lambda: options.fillLambda, sigmaColor: options.fillSigmaColor,
+            values: .floats(start.values, width: size.width, height: size.height),
+            confidence: .floats(start.weights, width: size.width, height: size.height),
+            guide: guide.mat, lambda: options.fillLambda, sigmaColor: options.fillSigmaColor,
             minimumWeight: Self.minimumFillWeight).floats()
         // Measured values m are kept in proportion to their confidence c (a
         // confident match is not pulled towards its neighbours across a depth
@@ -38,16 +86,27 @@ extension StereoDepthEstimator {
         // takes its nearest value.
         // Either way a measured value outside the edge zone moves by at most its tolerance.
         let tau = options.fillResidualPixels.map { Float($0) }
+        let limit = toleranceLimits
         var inside = smoothed
-        for i in inside.indices {
-            if !covered[i] { inside[i] = .nan; continue }
-            let m = values[i], s = inside[i], c = min(max(confidence[i], 0), 1)
-            guard m.isFinite, s.isFinite else { continue }
-            let gate = tau.map { min(1, ((m - s) / $0) * ((m - s) / $0)) } ?? 1
-            let blended = s + c * gate * (m - s)
-            if zone[i] { inside[i] = blended; continue }
-            let u = tolerance(measured: m, confidence: c)
-            inside[i] = min(max(blended, m - u), m + u)
+        inside.withUnsafeMutableBufferPointer { inside in
+            values.withUnsafeBufferPointer { values in
+                confidence.withUnsafeBufferPointer { confidence in
+                    covered.withUnsafeBufferPointer { covered in
+                        zone.withUnsafeBufferPointer { zone in
+                            for i in 0..<inside.count {
+                                if !covered[i] { inside[i] = .nan; continue }
+                                let m = values[i], s = inside[i], c = min(max(confidence[i], 0), 1)
+                                guard m.isFinite, s.isFinite else { continue }
+                                let gate = tau.map { min(1, ((m - s) / $0) * ((m - s) / $0)) } ?? 1
+                                let blended = s + c * gate * (m - s)
+                                if zone[i] { inside[i] = blended; continue }
+                                let u = limit.tolerance(measured: m, confidence: c)
+                                inside[i] = min(max(blended, m - u), m + u)
+                            }
+                        }
+                    }
+                }
+            }
         }
         let dense = HoleFilling.nearestFill(inside, width: size.width, keep: covered)
         var out = dense
@@ -60,16 +119,22 @@ extension StereoDepthEstimator {
                 filled: .floats(dense, width: size.width, height: size.height), covered: coveredMask).floats()
             out = snapped.mapPairs(covered) { $1 ? $0 : .nan }
         }
-        // A blank surface keeps its plane: the snap's planes come from the
-        // measurements beyond a jump, which a blank surface has none of.
-        for i in blank.indices where blank[i].isFinite { out[i] = blank[i] }
         // Nothing is filled beyond the measured range: the snap's and the
         // blank surfaces' planes extrapolate, and a plane running towards
         // zero disparity would put a fill kilometres away.
         var low = Float.infinity, high = -Float.infinity
-        for v in values where v.isFinite { low = min(low, v); high = max(high, v) }
-        if low <= high {
-            for i in out.indices where out[i].isFinite { out[i] = min(max(out[i], low), high) }
+        values.withUnsafeBufferPointer { values in
+            for v in values where v.isFinite { low = min(low, v); high = max(high, v) }
+        }
+        out.withUnsafeMutableBufferPointer { out in
+            blank.withUnsafeBufferPointer { blank in
+                for i in 0..<out.count {
+                    // A blank surface keeps its plane: the snap's planes come from the
+                    // measurements beyond a jump, which a blank surface has none of.
+                    if blank[i].isFinite { out[i] = blank[i] }
+                    if low <= high, out[i].isFinite { out[i] = min(max(out[i], low), high) }
+                }
+            }
         }
         return out
     }
@@ -88,6 +153,28 @@ extension StereoDepthEstimator {
                                         channels: channels)
         return surfaces.fill(values: values, confidence: confidence, target: wide,
                              scale: options.measuredTolerancePixels ?? Self.blankSurfaceFitScale)
+    }
+
+    /// The options' tolerance settings as `tolerance(measured:confidence:)`
+    /// uses them, read once for a whole map.
+    struct ToleranceLimits {
+        /// `measuredTolerancePixels`; nil = no tolerance.
+        let pixels: Float?
+        /// `highConfidenceTolerance`.
+        let highConfidence: Float
+
+        /// `StereoDepthEstimator.tolerance(measured:confidence:)`.
+        @inline(__always)
+        func tolerance(measured m: Float, confidence c: Float) -> Float {
+            guard let pixels else { return .infinity }
+            let u = pixels / max(c, StereoDepthEstimator.minimumToleranceConfidence)
+            return c >= ConfidenceMap.highThreshold ? min(u, highConfidence * abs(m)) : u
+        }
+    }
+
+    var toleranceLimits: ToleranceLimits {
+        ToleranceLimits(pixels: options.measuredTolerancePixels.map { Float($0) },
+                        highConfidence: Float(options.highConfidenceTolerance))
     }
 
     /// Holes pre-filled with the background value enter the smoother with

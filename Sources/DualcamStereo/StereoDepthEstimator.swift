@@ -158,7 +158,8 @@ public struct StereoDepthEstimator: @unchecked Sendable {
             where image.width != size.width || image.height != size.height {
             throw DualcamError.invalidValue(name: "--\(name) image", reason: "is \(image.width)x\(image.height), expected \(size)")
         }
-        let w = try wideTable.apply(wide.greyCVMat()), t = try teleTable.apply(tele.greyCVMat())
+        // The two images are independent: both at once.
+        let (w, t) = try StagePair.run({ try wideTable.apply(wide.greyCVMat()) }, { try teleTable.apply(tele.greyCVMat()) })
         let wideLeft = rectification.left == .wide
         return RectifiedPair(left: wideLeft ? w : t, right: wideLeft ? t : w,
                              leftValid: wideLeft ? wideTable.valid : teleTable.valid,
@@ -187,15 +188,17 @@ public struct StereoDepthEstimator: @unchecked Sendable {
         let guide = reference == .wide ? wide : tele
         let unfiltered = options.filtered ? measured : try unfilteredModeValues(measured, sigma: sigma, guide: guide)
         let matchConfidence = alignment.sample(matched.confidence).mapPairs(unfiltered) { c, d in d.isNaN || c.isNaN ? 0 : c }
-        let (zone, edges) = try edgeZone(unfiltered)
+        let zone: [Bool]
+        var values = unfiltered
+        if options.filtered {
+            (values, zone, _) = try filled(unfiltered, confidence: matchConfidence, guide: guide)
+            if let temporal { values = temporal.smooth(values) }
+        } else {
+            (zone, _) = try edgeZone(unfiltered)
+        }
         // In the edge zone the window may straddle two surfaces: medium at best.
         let cap = options.edgeZoneConfidence
         let confidence = matchConfidence.mapPairs(zone) { c, z in z ? min(c, cap) : c }
-        var values = unfiltered
-        if options.filtered {
-            values = try fill(unfiltered, confidence: matchConfidence, edgeZone: zone, edges: edges, guide: guide)
-            if let temporal { values = temporal.smooth(values) }
-        }
         var out = result(values: values, unfiltered: unfiltered, confidence: confidence, filtered: options.filtered,
                          measured: measured)
         out.disparitySigmaPixels = sigma
@@ -260,9 +263,7 @@ public struct StereoDepthEstimator: @unchecked Sendable {
     /// filtered mode keeps what was measured, within its uncertainty, and
     /// fills and smooths only where nothing reliable was measured.
     func tolerance(measured m: Float, confidence c: Float) -> Float {
-        guard let pixels = options.measuredTolerancePixels else { return .infinity }
-        let u = Float(pixels) / max(c, Self.minimumToleranceConfidence)
-        return c >= ConfidenceMap.highThreshold ? min(u, Float(options.highConfidenceTolerance) * abs(m)) : u
+        toleranceLimits.tolerance(measured: m, confidence: c)
     }
 
     /// Whether a measured disparity d (rectified px) bounds the depth: d

@@ -52,15 +52,20 @@ struct SupportPlane: Equatable {
         for _ in 0..<iterations {
             // Normal equations of the weighted least squares in (c, a, b).
             var m = [Double](repeating: 0, count: 9), v = [Double](repeating: 0, count: 3), sw = 0.0
-            for p in points {
-                let r = p.d - plane.unclamped(x: p.x, y: p.y)
-                let w = p.w / (1 + (r / s) * (r / s))
-                let f = [1, p.x - x0, p.y - y0]
-                for j in 0..<3 {
-                    v[j] += w * f[j] * p.d
-                    for k in 0..<3 { m[j * 3 + k] += w * f[j] * f[k] }
+            m.withUnsafeMutableBufferPointer { m in
+                v.withUnsafeMutableBufferPointer { v in
+                    for p in points {
+                        let r = p.d - plane.unclamped(x: p.x, y: p.y)
+                        let w = p.w / (1 + (r / s) * (r / s))
+                        // A vector, not an array: no allocation per point.
+                        let f = SIMD3<Double>(1, p.x - x0, p.y - y0)
+                        for j in 0..<3 {
+                            v[j] += w * f[j] * p.d
+                            for k in 0..<3 { m[j * 3 + k] += w * f[j] * f[k] }
+                        }
+                        sw += w
+                    }
                 }
-                sw += w
             }
             guard sw > 0 else { return nil }
             m[4] += slopeRidge * sw

@@ -32,6 +32,13 @@ int dck_left_right_check(float *ref, const float *other, float *conf, size_t str
 int dck_remove_islands(float *disparity, float *conf, size_t stride, int cols, int rows, int max_size,
                        double max_diff, dck_error *err);
 
+/* SGBM's speckle filter (cv::filterSpeckles on a 16-bit map) by runs:
+ * regions of 4-connected values other than `new_value` whose neighbours
+ * differ by at most `max_diff` that have at most `max_size` pixels take
+ * `new_value`. `disparity` is cols x rows with `stride` elements per row. */
+int dck_filter_speckles_s16(int16_t *disparity, size_t stride, int cols, int rows, int16_t new_value, int max_size,
+                            int max_diff, dck_error *err);
+
 /* One refinement: the smoothed reference (`base`) and other (`match`) grey
  * images as float32 and their x gradients, the reference's disparity before
  * refinement (read only), and the disparity and confidence it refines in
