@@ -50,16 +50,6 @@ int filter_sgbm_speckles(cv::Mat &raw, const dc_stereo_params *p, dc_error *err)
     return kernel_status(status, e, err);
 }
 
-cv::Mat to_pixels(const cv::Mat &raw, int min_valid, float sign) {
-    cv::Mat out(raw.size(), CV_32F);
-    for (int y = 0; y < raw.rows; ++y) {
-        const int16_t *s = raw.ptr<int16_t>(y);
-        float *d = out.ptr<float>(y);
-        for (int x = 0; x < raw.cols; ++x) d[x] = s[x] < min_valid * kSgbmScale ? kNaN : sign * s[x] / (float)kSgbmScale;
-    }
-    return out;
-}
-
 /// Runs `body(0)` and `body(1)` (the left and the right view) concurrently
 /// on OpenCV's threads; rethrows the first view's exception, if any. OpenCV
 /// runs parallel loops nested in these serially, so each view's SGBM runs
@@ -84,7 +74,15 @@ void for_both_views(Body &&body) {
 
 }  // namespace
 
-cv::Mat sgbm_to_pixels(const cv::Mat &raw, int min_valid, float sign) { return to_pixels(raw, min_valid, sign); }
+cv::Mat sgbm_to_pixels(const cv::Mat &raw, int min_valid, float sign) {
+    cv::Mat out(raw.size(), CV_32F);
+    for (int y = 0; y < raw.rows; ++y) {
+        const int16_t *s = raw.ptr<int16_t>(y);
+        float *d = out.ptr<float>(y);
+        for (int x = 0; x < raw.cols; ++x) d[x] = s[x] < min_valid * kSgbmScale ? kNaN : sign * s[x] / (float)kSgbmScale;
+    }
+    return out;
+}
 
 int match_views(const cv::Mat &left, const cv::Mat &right, const dc_stereo_params &p, cv::Mat disparities[2],
                 RefineImage views[2], dc_error *err) {
@@ -107,7 +105,7 @@ int match_views(const cv::Mat &left, const cv::Mat &right, const dc_stereo_param
         cv::Mat raw;
         matcher[view]->compute(*image[view], *image[1 - view], raw);
         if (view == 0 && speckles) speckleStatus = filter_sgbm_speckles(raw, &p, &speckleError);
-        disparities[view] = to_pixels(raw, lowest[view], direction[view]);
+        disparities[view] = sgbm_to_pixels(raw, lowest[view], direction[view]);
         if (p.refine) views[view] = make_refine_image(*image[view]);
     });
     if (speckleStatus != DC_OK && err) *err = speckleError;

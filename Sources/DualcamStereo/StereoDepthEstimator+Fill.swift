@@ -11,13 +11,13 @@ extension StereoDepthEstimator {
         -> (values: [Float], zone: [Bool], edges: CVEdgeZone?) {
         // Nothing to fill from.
         guard values.contains(where: { $0.isFinite }) else {
-            let (zone, edges) = try edgeZone(values)
+            let (zone, edges) = try edgeZone(values, forSnap: false)
             return (values, zone, edges)
         }
         // The fill's first stages do not need the edge zone: both at once.
         let fillGuide = try fillGuide(guide)
         let (start, (zone, edges)) = try StagePair.run(
-            { try fillStart(values, confidence: confidence, guide: fillGuide) }, { try edgeZone(values) })
+            { try fillStart(values, confidence: confidence, guide: fillGuide) }, { try edgeZone(values, forSnap: options.edgeSnap != nil) })
         let out = try fill(values, confidence: confidence, start: start, guide: fillGuide, edgeZone: zone, edges: edges)
         return (out, zone, edges)
     }
@@ -155,15 +155,20 @@ extension StereoDepthEstimator {
                              scale: options.measuredTolerancePixels ?? Self.blankSurfaceFitScale)
     }
 
-    /// The options' tolerance settings as `tolerance(measured:confidence:)`
-    /// uses them, read once for a whole map.
+    /// How far the filtered value of a measured pixel may move from its
+    /// measurement (`tolerance(measured:confidence:)`), with the options'
+    /// settings read once for a whole map.
     struct ToleranceLimits {
         /// `measuredTolerancePixels`; nil = no tolerance.
         let pixels: Float?
         /// `highConfidenceTolerance`.
         let highConfidence: Float
 
-        /// `StereoDepthEstimator.tolerance(measured:confidence:)`.
+        /// For measurement m with confidence c: `measuredTolerancePixels` / c
+        /// rectified pixels, and at most `highConfidenceTolerance` x m for a
+        /// high-confidence measurement (c >= `ConfidenceMap.highThreshold`):
+        /// filtered mode keeps what was measured, within its uncertainty,
+        /// and fills and smooths only where nothing reliable was measured.
         @inline(__always)
         func tolerance(measured m: Float, confidence c: Float) -> Float {
             guard let pixels else { return .infinity }

@@ -194,7 +194,7 @@ public struct StereoDepthEstimator: @unchecked Sendable {
             (values, zone, _) = try filled(unfiltered, confidence: matchConfidence, guide: guide)
             if let temporal { values = temporal.smooth(values) }
         } else {
-            (zone, _) = try edgeZone(unfiltered)
+            (zone, _) = try edgeZone(unfiltered, forSnap: false)
         }
         // In the edge zone the window may straddle two surfaces: medium at best.
         let cap = options.edgeZoneConfidence
@@ -246,29 +246,21 @@ public struct StereoDepthEstimator: @unchecked Sendable {
     /// The output pixels within the edge snap's margin of a jump of the
     /// measured disparity `measured` (`CVStereo.edgeZone`): there the
     /// matching window may straddle two surfaces, and the filtered mode
-    /// replaces such measurements by the plane of their surface. Also the
-    /// edges, for the snap of the fill (nil when nothing was measured).
-    func edgeZone(_ measured: [Float]) throws -> (zone: [Bool], edges: CVEdgeZone?) {
+    /// replaces such measurements by the plane of their surface. With
+    /// `forSnap` also the edges with their surface pieces, for the snap of
+    /// the fill (`CVEdgeZone`); nil without it or when nothing was measured.
+    func edgeZone(_ measured: [Float], forSnap: Bool) throws -> (zone: [Bool], edges: CVEdgeZone?) {
         let size = alignment.size
         guard measured.contains(where: { $0.isFinite }) else { return ([Bool](repeating: false, count: measured.count), nil) }
-        let edges = try CVEdgeZone(measured: .floats(measured, width: size.width, height: size.height),
-                                   parameters: edgeParameters)
+        let map = try CVMat.floats(measured, width: size.width, height: size.height)
+        guard forSnap else { return (try CVStereo.edgeZone(measured: map, parameters: edgeParameters).nonzero(), nil) }
+        let edges = try CVEdgeZone(measured: map, parameters: edgeParameters)
         return (edges.zone.nonzero(), edges)
-    }
-
-    /// How far the filtered value of a measured pixel may move from its
-    /// measurement m, given its confidence c: `measuredTolerancePixels` / c
-    /// rectified pixels, and at most `highConfidenceTolerance` x m for a
-    /// high-confidence measurement (c >= `ConfidenceMap.highThreshold`):
-    /// filtered mode keeps what was measured, within its uncertainty, and
-    /// fills and smooths only where nothing reliable was measured.
-    func tolerance(measured m: Float, confidence c: Float) -> Float {
-        toleranceLimits.tolerance(measured: m, confidence: c)
     }
 
     /// Whether a measured disparity d (rectified px) bounds the depth: d
     /// exceeds the noise of a best match, `measuredTolerancePixels` (the
-    /// tolerance of `tolerance(measured:confidence:)` at confidence 1), so
+    /// tolerance of `ToleranceLimits.tolerance(measured:confidence:)` at confidence 1), so
     /// f B / (d - u) is finite. Without a tolerance every value does.
     /// (Dividing by the confidence as the tolerance does removed the office
     /// render's correct low-confidence measurements of its blank wall.)
