@@ -202,7 +202,7 @@ let package = Package(
         .testTarget(name: "DualcamSyntheticTests", dependencies: ["DualcamSynthetic", "ImagingTestSupport", "DualcamCalibrationFiles", "DualcamImaging", "TestSupport"]),
         .testTarget(name: "DualcamConvergenceTests", dependencies: ["DualcamConvergence", "ImagingTestSupport", "DualcamSynthetic", "DualcamCalibrationFiles", "DualcamCalibrationSolver", "DualcamOpenCV", "DualcamImaging", "TestSupport"]),
         .testTarget(name: "DualcamDepthMapTests", dependencies: ["DualcamDepthMap", "DualcamImaging", "DualcamGeometry", "TestSupport"]),
-        .testTarget(name: "DualcamStereoTests", dependencies: ["DualcamStereo", "DualcamDepthMap", "DualcamSynthetic", "DualcamCalibrationFiles", "DualcamImaging", "DualcamGeometry", "TestSupport"]),
+        .testTarget(name: "DualcamStereoTests", dependencies: ["DualcamStereo", "DualcamDepthMap", "DualcamSynthetic", "DualcamCalibrationFiles", "DualcamCalibrationSolver", "DualcamOpenCV", "DualcamImaging", "DualcamGeometry", "TestSupport"]),
         .testTarget(name: "DualcamFusionTests", dependencies: ["DualcamFusion", "DualcamStereo", "DualcamDepthMap", "DualcamSynthetic", "DualcamCalibrationFiles", "DualcamImaging", "DualcamGeometry", "TestSupport"]),
         .testTarget(name: "DualcamCalibrationSolverTests", dependencies: ["DualcamCalibrationSolver", "DualcamCalibrationFiles", "DualcamSynthetic", "DualcamImaging", "DualcamGeometry", "TestSupport"]),
         // The fake kernel (FakeV4L2System, FakeDriver) that stands in for V4L2 in tests.
