@@ -174,6 +174,8 @@ public struct StereoDepthEstimator: @unchecked Sendable {
                                          rightValid: pair.rightValid, parameters: parameters,
                                          referenceIsRight: pair.referenceIsRight, refineMask: refineMask,
                                          predictsNoise: true)
+        let matchedDisparity = try options.periodicAmbiguity.map { try removingAmbiguous(matched.disparity, pair: pair, parameters: $0) }
+            ?? matched.disparity
         // A measured disparity below the floor lies beyond --max-depth (or
         // behind infinity: a mismatch that passed the tests): no measurement.
         let floor = disparityFloor
@@ -182,7 +184,7 @@ public struct StereoDepthEstimator: @unchecked Sendable {
         // reaches infinity.
         let sigma = matched.disparitySigma.map { alignment.sample($0) }
             ?? [Float](repeating: .nan, count: alignment.size.width * alignment.size.height)
-        let measured = alignment.sample(matched.disparity).mapPairs(sigma) { d, s in
+        let measured = alignment.sample(matchedDisparity).mapPairs(sigma) { d, s in
             d < floor || !resolvesDepth(disparity: d) || !DisparityNoise.boundsDepth(disparity: d, sigma: s) ? .nan : d
         }
         let guide = reference == .wide ? wide : tele
@@ -203,6 +205,20 @@ public struct StereoDepthEstimator: @unchecked Sendable {
                          measured: measured)
         out.disparitySigmaPixels = sigma
         return out
+    }
+
+    /// `disparity` (the reference view's, rectified) without the matches a
+    /// repeating pattern makes ambiguous (`PeriodicAmbiguity`).
+    func removingAmbiguous(_ disparity: CVMat, pair: RectifiedPair, parameters: PeriodicAmbiguity.Parameters) throws -> CVMat {
+        let size = rectification.size
+        var values = disparity.packedBytes().withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        let reference = pair.referenceIsRight ? pair.right : pair.left, other = pair.referenceIsRight ? pair.left : pair.right
+        let ambiguous = PeriodicAmbiguity.ambiguous(reference: reference.packedBytes(), other: other.packedBytes(),
+                                                    width: size.width, height: size.height, disparity: values,
+                                                    otherIsLeft: pair.referenceIsRight, search: search, parameters: parameters)
+        guard ambiguous.contains(true) else { return disparity }
+        for i in values.indices where ambiguous[i] { values[i] = .nan }
+        return try CVMat.floats(values, width: size.width, height: size.height)
     }
 
     /// Unfiltered mode's values: of the `measured` ones (sigma: their

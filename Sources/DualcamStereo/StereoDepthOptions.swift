@@ -71,6 +71,10 @@ public struct StereoDepthOptions: Sendable, Equatable {
     /// profile to a blurred one is biased beside edges and thin lines. On by
     /// default; false leaves both views as they are (for comparisons).
     public var equalizesFootprints = true
+    /// Matches a repeating pattern makes ambiguous (the other view matches as
+    /// well a period away, `PeriodicAmbiguity`) are removed before both modes;
+    /// nil keeps them (for comparisons).
+    public var periodicAmbiguity: PeriodicAmbiguity.Parameters? = PeriodicAmbiguity.Parameters()
     /// Unfiltered mode keeps a measurement only when its calibrated predicted
     /// relative depth noise DisparityNoise.calibration x sigma_d / d is at
     /// most this (`DisparityNoise.isPrecise`); nil = every value that bounds
@@ -131,6 +135,11 @@ public struct StereoDepthOptions: Sendable, Equatable {
         }
         if let q = unfilteredRelativeDepthNoise, !(q > 0 && q.isFinite) {
             throw DualcamError.invalidValue(name: "unfiltered relative depth noise", reason: "expected a positive fraction, got \(q)")
+        }
+        if let a = periodicAmbiguity, !(a.factor >= 1 && a.factor <= 64 && a.radius >= 1 && a.radius <= 64
+                                          && a.margin.isFinite && a.dip.isFinite && a.selfSimilarity.isFinite
+                                          && a.minimumStandardDeviation.isFinite) {
+            throw DualcamError.invalidValue(name: "periodic ambiguity", reason: "expected factor and radius of 1 to 64 and finite thresholds")
         }
         if let s = matchScale, !(s > 0 && s <= Self.maximumMatchScale) {
             throw DualcamError.invalidValue(name: "match scale", reason: "expected more than 0 and at most 4, got \(s)")
