@@ -113,59 +113,94 @@ final class RealChessboardDepthTests: XCTestCase {
                                confidence: filtered.confidence, filteredDisparity: filtered.disparityPixels,
                                measuredDisparity: filtered.unfilteredDisparityPixels))
         }
-        if let dir = ProcessInfo.processInfo.environment["DC_DUMP"] {
-            for r in out {
-                for (tag, map) in [("truth", r.truth.depth), ("unf", r.unfiltered), ("filt", r.filtered)] {
-                    try ImageIO.write(try Image(width: 640, height: 480, channels: 1, pixels: map),
-                                      to: URL(fileURLWithPath: "\(dir)/\(r.name)-\(tag).pfm"))
-                }
-            }
-        }
         cached = out
         return out
     }
 
-    func testReport() throws {
-        let runs = try Self.runs()
-        var tot = [Int](repeating: 0, count: 12)
-        print("pair | board px | unf valid | unf >5% | unf >50% | patch px | patch unf valid | patch holes filt >5% | filt AbsRel board | centres unf valid/>5% | centre holes filt >5%")
-        for r in runs {
-            var board = 0, valid = 0, off5 = 0, off50 = 0, patch = 0, patchValid = 0, holes = 0, holesOff = 0
-            var absRel = 0.0
-            for i in r.truth.depth.indices where r.truth.depth[i].isFinite {
-                let z = r.truth.depth[i]
-                board += 1
-                let fe = abs(r.filtered[i] - z) / z
-                absRel += Double(fe.isFinite ? fe : 1)
-                let u = r.unfiltered[i]
-                if u.isFinite {
-                    valid += 1
-                    let e = abs(u - z) / z
-                    if e > 0.05 { off5 += 1 }
-                    if e > 0.5 { off50 += 1 }
-                }
-                if r.truth.patch[i] {
-                    patch += 1
-                    if u.isFinite { patchValid += 1 } else {
-                        holes += 1
-                        if !(fe <= 0.05) { holesOff += 1 }
-                    }
-                }
-            }
-            var cValid = 0, cOff = 0, cHoles = 0, cHolesOff = 0
-            for i in r.truth.centres where i >= 0 {
-                let z = r.truth.depth[i], u = r.unfiltered[i]
-                if u.isFinite { cValid += 1; if abs(u - z) / z > 0.05 { cOff += 1 } } else {
-                    cHoles += 1; if !(abs(r.filtered[i] - z) / z <= 0.05) { cHolesOff += 1 }
-                }
-            }
-            let row = [board, valid, off5, off50, patch, patchValid, holes, holesOff, cValid, cOff, cHoles, cHolesOff]
-            for j in row.indices { tot[j] += row[j] }
-            print(String(format: "%@ | %d | %.3f | %.2f%% | %.2f%% | %d | %.3f | %d / %d | %.2f%% | %d / %d | %d of %d",
-                         r.name, board, Double(valid) / Double(board), 100 * Double(off5) / Double(max(1, valid)),
-                         100 * Double(off50) / Double(max(1, valid)), patch, Double(patchValid) / Double(max(1, patch)),
-                         holesOff, holes, 100 * absRel / Double(board), cValid, cOff, cHolesOff, cHoles))
+    /// Board figures of one pair, or summed over all.
+    struct Scores {
+        var board = 0, measured = 0, gross = 0, off5 = 0
+        var patchHoles = 0, patchHolesOff = 0, patchHolesRelSum = 0.0
+        var centreHoles = 0, centreHolesOff = 0
+        var highConfidence = 0, moved = 0
+
+        static func + (a: Scores, b: Scores) -> Scores {
+            Scores(board: a.board + b.board, measured: a.measured + b.measured, gross: a.gross + b.gross, off5: a.off5 + b.off5,
+                   patchHoles: a.patchHoles + b.patchHoles, patchHolesOff: a.patchHolesOff + b.patchHolesOff,
+                   patchHolesRelSum: a.patchHolesRelSum + b.patchHolesRelSum, centreHoles: a.centreHoles + b.centreHoles,
+                   centreHolesOff: a.centreHolesOff + b.centreHolesOff, highConfidence: a.highConfidence + b.highConfidence,
+                   moved: a.moved + b.moved)
         }
-        print("total", tot)
+        var coverage: Double { Double(measured) / Double(max(1, board)) }
+        var grossShare: Double { Double(gross) / Double(max(1, measured)) }
+        var off5Share: Double { Double(off5) / Double(max(1, measured)) }
+        var patchHolesOffShare: Double { Double(patchHolesOff) / Double(max(1, patchHoles)) }
+        var patchHolesAbsRel: Double { patchHolesRelSum / Double(max(1, patchHoles)) }
+        var movedShare: Double { Double(moved) / Double(max(1, highConfidence)) }
+        var line: String {
+            String(format: "board %d px, unfiltered coverage %.3f, > 5 %% off %.2f %%, > 50 %% off %.2f %%; "
+                   + "patch holes %d: filled > 5 %% off %.1f %%, AbsRel %.1f %%; square centres left empty %d, filled > 5 %% off %d; "
+                   + "high-confidence moved > 1 %%: %d of %d",
+                   board, coverage, 100 * off5Share, 100 * grossShare, patchHoles, 100 * patchHolesOffShare,
+                   100 * patchHolesAbsRel, centreHoles, centreHolesOff, moved, highConfidence)
+        }
+    }
+
+    static func scores(_ r: PairRun) -> Scores {
+        var s = Scores()
+        for i in r.truth.depth.indices where r.truth.depth[i].isFinite {
+            let z = r.truth.depth[i], u = r.unfiltered[i]
+            let filledError = abs(r.filtered[i] - z) / z
+            s.board += 1
+            if u.isFinite {
+                s.measured += 1
+                let e = abs(u - z) / z
+                if e > 0.05 { s.off5 += 1 }
+                if e > 0.5 { s.gross += 1 }
+            } else if r.truth.patch[i] {
+                s.patchHoles += 1
+                s.patchHolesRelSum += Double(filledError.isFinite ? filledError : 1)
+                if !(filledError <= 0.05) { s.patchHolesOff += 1 }
+            }
+        }
+        for i in r.truth.centres where i >= 0 && !r.unfiltered[i].isFinite {
+            s.centreHoles += 1
+            if !(abs(r.filtered[i] - r.truth.depth[i]) / r.truth.depth[i] <= 0.05) { s.centreHolesOff += 1 }
+        }
+        let contract = filteredContractViolations(filtered: r.filteredDisparity, unfiltered: r.measuredDisparity,
+                                                  confidence: r.confidence)
+        s.highConfidence = contract.count
+        s.moved = Int((contract.fraction * Double(contract.count)).rounded())
+        return s
+    }
+
+    /// Issue 17's faults on the real pairs, guarded where they stand (they may
+    /// only improve; docs/real-data.md, "OpenCV's 13 chessboard pairs"): a
+    /// measured value a pattern period off (> 50 %) is at most 2.5 % of the
+    /// board's measurements (4.8 % without `PeriodicAmbiguity`), and at most
+    /// 20 % of the uniform patches' holes are filled more than 5 % off.
+    func testRepeatingPatternAndUniformPatches() throws {
+        let runs = try Self.runs()
+        var total = Scores()
+        for r in runs {
+            let s = Self.scores(r)
+            print("chessboard pair \(r.name): \(s.line)")
+            total = total + s
+        }
+        print("chessboard pairs, all 13: \(total.line)")
+        XCTAssertGreaterThan(total.board, 1_000_000)
+        XCTAssertLessThanOrEqual(total.grossShare, 0.025, total.line)
+        XCTAssertLessThanOrEqual(total.patchHolesOffShare, 0.20, total.line)
+        XCTAssertGreaterThanOrEqual(total.coverage, 0.30, total.line)
+    }
+
+    /// Filtered keeps what was measured on every real pair: at most 0.5 % of
+    /// the high-confidence measurements move by more than 1 %.
+    func testFilteredKeepsTheMeasurements() throws {
+        for r in try Self.runs() {
+            let s = Self.scores(r)
+            XCTAssertGreaterThan(s.highConfidence, 1000, "pair \(r.name)")
+            XCTAssertLessThanOrEqual(s.movedShare, 0.005, "pair \(r.name): \(s.line)")
+        }
     }
 }

@@ -1,0 +1,119 @@
+import XCTest
+@testable import DualcamStereo
+
+/// `PeriodicAmbiguity` on small rectified pairs built here: a periodic
+/// pattern, a random texture, and a window across a depth edge.
+final class PeriodicAmbiguityTests: XCTestCase {
+    static let width = 320, height = 128
+
+    /// A deterministic pseudo-random grey texture, smoothed a little so that
+    /// the coarse images keep contrast.
+    static func randomTexture(width: Int, height: Int, seed: UInt64) -> [UInt8] {
+        var state = seed
+        func next() -> Double {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Double(state >> 33) / Double(1 << 31)
+        }
+        let coarse = (0..<((width / 4 + 2) * (height / 4 + 2))).map { _ in next() }
+        var out = [UInt8](repeating: 0, count: width * height)
+        for y in 0..<height {
+            for x in 0..<width {
+                out[y * width + x] = UInt8(40 + 170 * coarse[(y / 4) * (width / 4 + 2) + x / 4])
+            }
+        }
+        return out
+    }
+
+    /// Vertical stripes, `period` px, of `phase` px offset.
+    static func stripes(width: Int, height: Int, period: Int, phase: Int) -> [UInt8] {
+        (0..<(width * height)).map { i in ((i % width + phase) / (period / 2)) % 2 == 0 ? 40 : 210 }
+    }
+
+    /// The other (left) view of `reference` (the right view) at disparity
+    /// `d`: x_left = x + d.
+    static func shifted(_ reference: [UInt8], width: Int, by d: (Int, Int) -> Int) -> [UInt8] {
+        var out = [UInt8](repeating: 128, count: reference.count)
+        for y in 0..<(reference.count / width) {
+            for x in 0..<width {
+                let xr = x - d(x, y)
+                if xr >= 0 && xr < width { out[y * width + x] = reference[y * width + xr] }
+            }
+        }
+        return out
+    }
+
+    func flaggedShare(reference: [UInt8], other: [UInt8], measured: Float, inside: (Int, Int) -> Bool = { _, _ in true },
+                      parameters: PeriodicAmbiguity.Parameters = .init()) -> Double {
+        let (w, h) = (Self.width, Self.height)
+        let disparity = [Float](repeating: measured, count: w * h)
+        let flags = PeriodicAmbiguity.ambiguous(reference: reference, other: other, width: w, height: h, disparity: disparity,
+                                                otherIsLeft: true, search: (min: 0, count: 96), parameters: parameters)
+        var n = 0, flagged = 0
+        for y in 40..<(h - 40) {
+            for x in 100..<(w - 100) where inside(x, y) {
+                n += 1
+                if flags[y * w + x] { flagged += 1 }
+            }
+        }
+        return Double(flagged) / Double(n)
+    }
+
+    /// Stripes of period 32 px at disparity 20: the other view matches as
+    /// well at 52 and 84, so the measurement (right or a period off) is
+    /// ambiguous.
+    func testPeriodicPatternIsAmbiguous() {
+        let reference = Self.stripes(width: Self.width, height: Self.height, period: 32, phase: 0)
+        let other = Self.shifted(reference, width: Self.width) { _, _ in 20 }
+        XCTAssertGreaterThan(flaggedShare(reference: reference, other: other, measured: 20), 0.9)
+        XCTAssertGreaterThan(flaggedShare(reference: reference, other: other, measured: 52), 0.9)
+    }
+
+    /// A random texture matches at one disparity only: nothing flagged,
+    /// neither at the true disparity nor with the test's thresholds at
+    /// their loosest sensible values.
+    func testRandomTextureIsNotAmbiguous() {
+        let reference = Self.randomTexture(width: Self.width, height: Self.height, seed: 7)
+        let other = Self.shifted(reference, width: Self.width) { _, _ in 24 }
+        XCTAssertEqual(flaggedShare(reference: reference, other: other, measured: 24), 0)
+        var loose = PeriodicAmbiguity.Parameters()
+        loose.margin = 0.2
+        XCTAssertEqual(flaggedShare(reference: reference, other: other, measured: 24, parameters: loose), 0)
+    }
+
+    /// A window across a depth edge has two peaks, one per surface, but the
+    /// reference does not repeat at their lag: not ambiguous. Without the
+    /// self-similarity test the same windows are flagged, so the test is
+    /// what keeps them.
+    func testDepthEdgeIsNotAmbiguous() {
+        let reference = Self.randomTexture(width: Self.width, height: Self.height, seed: 11)
+        // Left half at disparity 12, right half at 44 (a nearer surface).
+        let other = Self.shifted(reference, width: Self.width) { x, _ in x < 160 + 12 ? 12 : 44 }
+        let nearEdge: (Int, Int) -> Bool = { x, _ in abs(x - 160) < 24 }
+        XCTAssertLessThan(flaggedShare(reference: reference, other: other, measured: 12, inside: nearEdge), 0.05)
+        var noSelfTest = PeriodicAmbiguity.Parameters()
+        noSelfTest.selfSimilarity = -2
+        XCTAssertGreaterThan(flaggedShare(reference: reference, other: other, measured: 12, inside: nearEdge, parameters: noSelfTest), 0.2)
+    }
+
+    /// No measurement, a blank image or a search too short for a second
+    /// peak: nothing flagged, and the result covers every pixel.
+    func testNothingToTest() {
+        let (w, h) = (Self.width, Self.height)
+        let stripes = Self.stripes(width: w, height: h, period: 32, phase: 0)
+        let none = PeriodicAmbiguity.ambiguous(reference: stripes, other: stripes, width: w, height: h,
+                                               disparity: [Float](repeating: .nan, count: w * h), otherIsLeft: true,
+                                               search: (min: 0, count: 96))
+        XCTAssertEqual(none.count, w * h)
+        XCTAssertFalse(none.contains(true))
+        let blank = [UInt8](repeating: 100, count: w * h)
+        XCTAssertFalse(PeriodicAmbiguity.ambiguous(reference: blank, other: blank, width: w, height: h,
+                                                   disparity: [Float](repeating: 8, count: w * h), otherIsLeft: true,
+                                                   search: (min: 0, count: 96)).contains(true))
+        XCTAssertFalse(PeriodicAmbiguity.ambiguous(reference: stripes, other: stripes, width: w, height: h,
+                                                   disparity: [Float](repeating: 4, count: w * h), otherIsLeft: true,
+                                                   search: (min: 0, count: 8)).contains(true))
+        XCTAssertFalse(PeriodicAmbiguity.ambiguous(reference: Array(stripes.prefix(40 * 20)), other: Array(stripes.prefix(40 * 20)),
+                                                   width: 40, height: 20, disparity: [Float](repeating: 4, count: 800),
+                                                   otherIsLeft: true, search: (min: 0, count: 32)).contains(true))
+    }
+}
