@@ -6,11 +6,12 @@ import Dispatch
 /// consistently as the right one).
 ///
 /// Test, on both rectified views area-averaged by `factor` (coarse pixels):
-/// at each coarse pixel with a measurement (the cell's median disparity d,
-/// in coarse px), the ZNCC of a (2 r + 1)^2 window of the reference against
-/// the other view is computed at every coarse disparity k of the search:
-/// the curve z(k). The measurement is ambiguous when some k with
-/// |k - d| >= 2 is a local maximum of z with
+/// at each coarse pixel with a measurement (d: the median of the cell's
+/// disparities, their mean when they span less than one coarse px; in coarse
+/// px) and a textured window, the ZNCC of a (2 r + 1)^2 window of the
+/// reference against the other view is computed at every coarse disparity k
+/// of the search: the curve z(k). The measurement is ambiguous when some k
+/// with |k - d| >= 2 is an interior local maximum of z with
 /// - z(k) >= z0 - `margin`, z0 the best of z within one coarse px of d (the
 ///   other view matches as well a period away);
 /// - a valley between k and d at least `dip` below z(k) (a distinct peak, as
@@ -19,12 +20,15 @@ import Dispatch
 ///   the reference shifted by +-(k - d) (+-1 coarse px) >= `selfSimilarity`.
 ///   Without this, a window that straddles a depth edge (two peaks, one per
 ///   surface) would count as ambiguous.
-/// Ambiguous measurements are removed: unfiltered mode shows none, and the
-/// filtered mode fills them from their neighbours and surfaces.
+/// Only computed values of z count: where a window leaves the image or the
+/// other view's window is blank, z is unknown, and a curve with an unknown
+/// value at d or in the valley decides nothing. Ambiguous measurements are
+/// removed: unfiltered mode shows none, and the filtered mode fills them from
+/// their neighbours and surfaces.
 ///
 /// Written here because OpenCV's matchers expose neither their cost curves
 /// nor a test for periodic ones (`StereoSGBM`'s uniqueness ratio compares
-/// aggregated costs, where the wrong period wins by the smoothness terms).
+/// aggregated costs, in which the wrong period wins by the smoothness terms).
 public enum PeriodicAmbiguity {
     public struct Parameters: Sendable, Equatable {
         /// Rectified px per coarse px.
@@ -35,126 +39,181 @@ public enum PeriodicAmbiguity {
         public var margin: Float = 0.05
         public var dip: Float = 1.0
         public var selfSimilarity: Float = 0.7
-        /// Windows whose grey-level standard deviation is below this carry
-        /// no pattern to repeat.
+        /// Windows (of either view) whose grey-level standard deviation is
+        /// below this carry no pattern to repeat.
         public var minimumStandardDeviation: Float = 1
         public init() {}
+
+        /// Whether every value is usable: factor and radius 1-64, thresholds
+        /// finite, margin, dip and the standard deviation not negative.
+        public var isValid: Bool {
+            (1...64).contains(factor) && (1...64).contains(radius) && selfSimilarity.isFinite
+                && [margin, dip, minimumStandardDeviation].allSatisfy { $0.isFinite && $0 >= 0 }
+        }
+    }
+
+    /// The coarse views and their window sums (sum and sum of squares).
+    struct CoarseView {
+        var grey: [Double], sum: [Double], sumOfSquares: [Double]
     }
 
     /// `reference`, `other`: rectified 8-bit grey, row-major `width` x
     /// `height`; `disparity`: the reference view's measured disparity (NaN
     /// none), rectified px; `otherIsLeft`: the other view is the left one
-    /// (x_other = x + d), else x_other = x - d; `search`: SGBM's (min, count).
-    /// Returns the rectified pixels whose measurement is ambiguous (each
-    /// coarse cell's verdict on its `factor` x `factor` pixels).
-    public static func ambiguous(reference: [UInt8], other: [UInt8], width: Int, height: Int, disparity: [Float],
-                                 otherIsLeft: Bool, search: (min: Int, count: Int),
-                                 parameters p: Parameters = Parameters()) -> [Bool] {
+    /// (x_other = x + d), else x_other = x - d; `search`: SGBM's (min, count),
+    /// disparities min...min + count - 1. Returns the rectified pixels whose
+    /// measurement is ambiguous (each coarse cell's verdict on its `factor` x
+    /// `factor` pixels).
+    static func ambiguous(reference: [UInt8], other: [UInt8], width: Int, height: Int, disparity: [Float],
+                          otherIsLeft: Bool, search: (min: Int, count: Int),
+                          parameters p: Parameters = Parameters()) -> [Bool] {
         precondition(reference.count == width * height && other.count == width * height && disparity.count == width * height,
                      "images and disparity of one size")
+        var flags = [Bool](repeating: false, count: width * height)
+        guard p.isValid else { return flags }
         let f = p.factor, r = p.radius
         let wc = width / f, hc = height / f
-        var out = [Bool](repeating: false, count: width * height)
-        guard f >= 1, r >= 1, wc > 2 * r + 2, hc > 2 * r + 2 else { return out }
+        let kMin = Int((Double(search.min) / Double(f)).rounded(.down))
+        let kMax = Int((Double(search.min + search.count - 1) / Double(f)).rounded(.up))
+        // A second distinct peak needs a valley between: at least 4 disparities.
+        guard wc > 2 * r + 2, hc > 2 * r + 2, search.count > 0, kMax - kMin + 1 >= 4 else { return flags }
         // The two views' coarse images and window sums are independent: both at once.
-        var views = [([Double], [Double], [Double])](repeating: ([], [], []), count: 2)
-        views.withUnsafeMutableBufferPointer { out in
-            let results = out
+        var views = [CoarseView](repeating: CoarseView(grey: [], sum: [], sumOfSquares: []), count: 2)
+        views.withUnsafeMutableBufferPointer { results in
+            let slots = results
             DispatchQueue.concurrentPerform(iterations: 2) { v in
-                let image = coarse(v == 0 ? reference : other, width: width, factor: f, wc: wc, hc: hc)
-                results[v] = (image, boxSums(image, wc: wc, hc: hc, r: r), boxSums(image.map { $0 * $0 }, wc: wc, hc: hc, r: r))
+                let grey = coarse(v == 0 ? reference : other, width: width, factor: f, wc: wc, hc: hc)
+                slots[v] = CoarseView(grey: grey, sum: boxSums(grey, wc: wc, hc: hc, r: r),
+                                      sumOfSquares: boxSums(grey.map { $0 * $0 }, wc: wc, hc: hc, r: r))
             }
         }
-        let (rc, sumR, sumRR) = views[0], (oc, sumO, sumOO) = views[1]
-        let n = Double((2 * r + 1) * (2 * r + 1))
-        let minVariance = n * Double(p.minimumStandardDeviation * p.minimumStandardDeviation)
+        let geometry = Geometry(wc: wc, hc: hc, r: r, kMin: kMin, kMax: kMax, shiftSign: otherIsLeft ? 1 : -1,
+                                minVariance: Double((2 * r + 1) * (2 * r + 1)) * Double(p.minimumStandardDeviation * p.minimumStandardDeviation))
+        let (cells, measured) = candidates(views[0], disparity: disparity, width: width, factor: f, geometry: geometry)
+        guard !cells.isEmpty else { return flags }
+        let curves = correlationCurves(views[0], views[1], cells: cells, geometry: geometry)
+        let kCount = kMax - kMin + 1
+        for (c, i) in cells.enumerated() {
+            guard let lag = secondPeakLag(curves[(c * kCount)..<((c + 1) * kCount)], measured: measured[c] - Float(kMin),
+                                          parameters: p),
+                  selfSimilarity(views[0], wc: wc, r: r, at: i, lag: lag) >= p.selfSimilarity else { continue }
+            let x = i % wc, y = i / wc
+            for yy in (y * f)..<(y * f + f) { for xx in (x * f)..<(x * f + f) { flags[yy * width + xx] = true } }
+        }
+        return flags
+    }
 
-        // Candidates: coarse pixels with a measurement and a textured window.
-        var candidates: [Int] = [], measured: [Float] = []
-        var cell = [Float](repeating: 0, count: f * f)
+    /// The coarse grid, the search in coarse px and the windows' variance floor.
+    struct Geometry {
+        let wc: Int, hc: Int, r: Int, kMin: Int, kMax: Int
+        /// +1: the other view's window at x + k; -1: at x - k.
+        let shiftSign: Int
+        /// Sum of squared deviations a window needs (`minimumStandardDeviation`).
+        let minVariance: Double
+        var windowCount: Double { Double((2 * r + 1) * (2 * r + 1)) }
+        func variance(_ view: CoarseView, _ i: Int) -> Double {
+            view.sumOfSquares[i] - view.sum[i] * view.sum[i] / windowCount
+        }
+    }
+
+    /// The coarse pixels to test (a textured reference window inside the
+    /// image, a measurement in the cell) and their measured disparity in coarse px.
+    static func candidates(_ reference: CoarseView, disparity: [Float], width: Int, factor f: Int,
+                           geometry g: Geometry) -> (cells: [Int], measured: [Float]) {
+        var cells: [Int] = [], measured: [Float] = []
+        var buffer = [Float](repeating: 0, count: f * f)
         disparity.withUnsafeBufferPointer { dp in
-            cell.withUnsafeMutableBufferPointer { cb in
-                for y in r..<(hc - r) {
-                    for x in r..<(wc - r) {
-                        let i = y * wc + x
-                        guard sumRR[i] - sumR[i] * sumR[i] / n > minVariance,
-                              let d = cellMedian(dp, width: width, x: x, y: y, factor: f, buffer: cb) else { continue }
-                        candidates.append(i)
-                        measured.append(d / Float(f))
+            buffer.withUnsafeMutableBufferPointer { cell in
+                for y in g.r..<(g.hc - g.r) {
+                    for x in g.r..<(g.wc - g.r) {
+                        let i = y * g.wc + x
+                        guard g.variance(reference, i) > g.minVariance,
+                              let d = cellMedian(dp, width: width, x: x, y: y, factor: f, buffer: cell) else { continue }
+                        let k = d / Float(f)
+                        // Outside the search (by more than a coarse px) there is no curve to read.
+                        guard k >= Float(g.kMin - 1), k <= Float(g.kMax + 1) else { continue }
+                        cells.append(i)
+                        measured.append(k)
                     }
                 }
             }
         }
-        let kMin = Int((Double(search.min) / Double(f)).rounded(.down))
-        let kMax = Int((Double(search.min + search.count) / Double(f)).rounded(.up))
-        let kCount = kMax - kMin + 1
-        // A second distinct peak needs a valley between: at least 4 disparities.
-        guard !candidates.isEmpty, kCount >= 4 else { return out }
-        var curves = [Float](repeating: -2, count: candidates.count * kCount)
-        // The disparities are independent: two workers take every other one
-        // (this stage runs alone, after both views were matched).
-        curves.withUnsafeMutableBufferPointer { out in
-            let curvesOut = out
+        return (cells, measured)
+    }
+
+    /// z(k) for each cell, k = kMin...kMax (row-major by cell; NaN where the
+    /// other window leaves the image or is blank). The disparities are
+    /// independent: two workers take every other one (this stage runs alone,
+    /// after both views were matched).
+    static func correlationCurves(_ reference: CoarseView, _ other: CoarseView, cells: [Int], geometry g: Geometry) -> [Float] {
+        let kCount = g.kMax - g.kMin + 1, n = g.windowCount
+        var curves = [Float](repeating: .nan, count: cells.count * kCount)
+        curves.withUnsafeMutableBufferPointer { buffer in
+            let out = buffer
             DispatchQueue.concurrentPerform(iterations: 2) { worker in
-                var product = [Double](repeating: 0, count: wc * hc)
-                for k in stride(from: kMin + worker, through: kMax, by: 2) {
-                    let shift = otherIsLeft ? k : -k
-                    rc.withUnsafeBufferPointer { a in
-                        oc.withUnsafeBufferPointer { b in
+                var product = [Double](repeating: 0, count: g.wc * g.hc)
+                for k in stride(from: g.kMin + worker, through: g.kMax, by: 2) {
+                    let shift = g.shiftSign * k
+                    reference.grey.withUnsafeBufferPointer { a in
+                        other.grey.withUnsafeBufferPointer { b in
                             product.withUnsafeMutableBufferPointer { pr in
-                                for y in 0..<hc {
-                                    let row = y * wc
-                                    for x in 0..<wc {
+                                for y in 0..<g.hc {
+                                    let row = y * g.wc
+                                    for x in 0..<g.wc {
                                         let xo = x + shift
-                                        pr[row + x] = xo >= 0 && xo < wc ? a[row + x] * b[row + xo] : 0
+                                        pr[row + x] = xo >= 0 && xo < g.wc ? a[row + x] * b[row + xo] : 0
                                     }
                                 }
                             }
                         }
                     }
-                    let sums = boxSums(product, wc: wc, hc: hc, r: r)
-                    for (c, i) in candidates.enumerated() {
-                        let x = i % wc, xo = x + shift
-                        guard xo - r >= 0, xo + r < wc else { continue }
+                    let sums = boxSums(product, wc: g.wc, hc: g.hc, r: g.r)
+                    for (c, i) in cells.enumerated() {
+                        let xo = i % g.wc + shift
+                        guard xo - g.r >= 0, xo + g.r < g.wc else { continue }
                         let io = i + shift
-                        let vr = sumRR[i] - sumR[i] * sumR[i] / n, vo = sumOO[io] - sumO[io] * sumO[io] / n
-                        guard vo > 0 else { continue }
-                        curvesOut[c * kCount + k - kMin] = Float((sums[i] - sumR[i] * sumO[io] / n) / (vr * vo).squareRoot())
+                        let vr = g.variance(reference, i), vo = g.variance(other, io)
+                        guard vo > g.minVariance else { continue }
+                        out[c * kCount + k - g.kMin] = Float((sums[i] - reference.sum[i] * other.sum[io] / n) / (vr * vo).squareRoot())
                     }
                 }
             }
         }
-        for (c, i) in candidates.enumerated() {
-            let curve = curves[(c * kCount)..<((c + 1) * kCount)]
-            let base = c * kCount
-            let kd = Int(measured[c].rounded()) - kMin
-            guard kd >= 0, kd < kCount else { continue }
-            var z0: Float = -2
-            for j in max(0, kd - 1)...min(kCount - 1, kd + 1) { z0 = max(z0, curve[base + j]) }
-            for j in 0..<kCount where abs(j - kd) >= 2 {
-                let z = curve[base + j]
-                let left = j > 0 ? curve[base + j - 1] : -2, right = j + 1 < kCount ? curve[base + j + 1] : -2
-                guard z >= left, z >= right, z >= z0 - p.margin else { continue }
-                var valley: Float = 2
-                for m in (min(j, kd) + 1)..<max(j, kd) { valley = min(valley, curve[base + m]) }
-                guard valley <= z - p.dip,
-                      selfSimilarity(rc, sumR: sumR, sumRR: sumRR, wc: wc, r: r, at: i, lag: j - kd) >= p.selfSimilarity
-                else { continue }
-                let x = i % wc, y = i / wc
-                for yy in (y * f)..<(y * f + f) { for xx in (x * f)..<(x * f + f) { out[yy * width + xx] = true } }
-                break
+        return curves
+    }
+
+    /// The lag (coarse px, signed) from the measured disparity `measured`
+    /// (an index into `curve`) to a second peak as the type's doc defines it,
+    /// or nil.
+    static func secondPeakLag(_ curve: ArraySlice<Float>, measured: Float, parameters p: Parameters) -> Int? {
+        let base = curve.startIndex, count = curve.count
+        let kd = Int(measured.rounded())
+        var z0 = -Float.infinity
+        for j in max(0, kd - 1)...min(count - 1, max(0, kd + 1)) where curve[base + j].isFinite { z0 = max(z0, curve[base + j]) }
+        guard z0.isFinite else { return nil }
+        for j in 1..<(count - 1) where abs(j - kd) >= 2 {
+            let z = curve[base + j], left = curve[base + j - 1], right = curve[base + j + 1]
+            guard z.isFinite, left.isFinite, right.isFinite, z >= left, z >= right, z >= z0 - p.margin else { continue }
+            var valley = Float.infinity
+            for m in (min(j, kd) + 1)..<max(j, kd) where m >= 0 && m < count {
+                let v = curve[base + m]
+                valley = v.isFinite ? min(valley, v) : -.infinity
+                if !v.isFinite { break }
             }
+            // An unknown value in the valley decides nothing.
+            guard valley.isFinite, valley <= z - p.dip else { continue }
+            return j - kd
         }
-        return out
+        return nil
     }
 
     /// The best ZNCC of the reference window at coarse pixel `i` against the
     /// reference shifted by +-`lag` (+-1) coarse px.
-    static func selfSimilarity(_ rc: [Double], sumR: [Double], sumRR: [Double], wc: Int, r: Int, at i: Int, lag: Int) -> Float {
+    static func selfSimilarity(_ view: CoarseView, wc: Int, r: Int, at i: Int, lag: Int) -> Float {
         let n = Double((2 * r + 1) * (2 * r + 1))
         let x = i % wc, y = i / wc
-        let vr = sumRR[i] - sumR[i] * sumR[i] / n
-        var best: Float = -2
+        let vr = view.sumOfSquares[i] - view.sum[i] * view.sum[i] / n
+        var best = -Float.infinity
         for shift in [-lag - 1, -lag, -lag + 1, lag - 1, lag, lag + 1] where shift != 0 {
             let xs = x + shift
             guard xs - r >= 0, xs + r < wc else { continue }
@@ -162,90 +221,12 @@ public enum PeriodicAmbiguity {
             var cross = 0.0
             for yy in (y - r)...(y + r) {
                 let row = yy * wc
-                for dx in -r...r { cross += rc[row + x + dx] * rc[row + xs + dx] }
+                for dx in -r...r { cross += view.grey[row + x + dx] * view.grey[row + xs + dx] }
             }
-            let vs = sumRR[j] - sumR[j] * sumR[j] / n
+            let vs = view.sumOfSquares[j] - view.sum[j] * view.sum[j] / n
             guard vs > 0 else { continue }
-            best = max(best, Float((cross - sumR[i] * sumR[j] / n) / (vr * vs).squareRoot()))
+            best = max(best, Float((cross - view.sum[i] * view.sum[j] / n) / (vr * vs).squareRoot()))
         }
         return best
-    }
-
-    /// The image area-averaged by `factor` (the last partial cells dropped).
-    static func coarse(_ image: [UInt8], width: Int, factor f: Int, wc: Int, hc: Int) -> [Double] {
-        var out = [Double](repeating: 0, count: wc * hc)
-        let scale = 1 / Double(f * f)
-        image.withUnsafeBufferPointer { src in
-            out.withUnsafeMutableBufferPointer { dst in
-                for y in 0..<(hc * f) {
-                    let row = y * width, crow = (y / f) * wc
-                    for cx in 0..<wc {
-                        var s = 0
-                        for x in (cx * f)..<(cx * f + f) { s += Int(src[row + x]) }
-                        dst[crow + cx] += Double(s) * scale
-                    }
-                }
-            }
-        }
-        return out
-    }
-
-    /// Sums over the (2 r + 1)^2 window centred at each pixel (zero outside).
-    static func boxSums(_ values: [Double], wc: Int, hc: Int, r: Int) -> [Double] {
-        var rows = [Double](repeating: 0, count: wc * hc)
-        var out = [Double](repeating: 0, count: wc * hc)
-        values.withUnsafeBufferPointer { v in
-            rows.withUnsafeMutableBufferPointer { rw in
-                for y in 0..<hc {
-                    let base = y * wc
-                    var s = 0.0
-                    for x in 0..<min(r, wc) { s += v[base + x] }
-                    for x in 0..<wc {
-                        if x + r < wc { s += v[base + x + r] }
-                        if x - r - 1 >= 0 { s -= v[base + x - r - 1] }
-                        rw[base + x] = s
-                    }
-                }
-                out.withUnsafeMutableBufferPointer { o in
-                    for x in 0..<wc {
-                        var s = 0.0
-                        for y in 0..<min(r, hc) { s += rw[y * wc + x] }
-                        for y in 0..<hc {
-                            if y + r < hc { s += rw[(y + r) * wc + x] }
-                            if y - r - 1 >= 0 { s -= rw[(y - r - 1) * wc + x] }
-                            o[y * wc + x] = s
-                        }
-                    }
-                }
-            }
-        }
-        return out
-    }
-
-    /// The median of the finite disparities of a coarse cell, nil when fewer
-    /// than a quarter of its pixels have one.
-    static func cellMedian(_ disparity: UnsafeBufferPointer<Float>, width: Int, x: Int, y: Int, factor f: Int,
-                           buffer b: UnsafeMutableBufferPointer<Float>) -> Float? {
-        var count = 0
-        var low = Float.infinity, high = -Float.infinity, sum: Float = 0
-        for yy in (y * f)..<(y * f + f) {
-            let row = yy * width
-            for xx in (x * f)..<(x * f + f) {
-                let v = disparity[row + xx]
-                if v.isFinite { b[count] = v; count += 1; low = min(low, v); high = max(high, v); sum += v }
-            }
-        }
-        guard count * 4 >= f * f else { return nil }
-        // Within one coarse pixel the mean serves (the median's cost dominated
-        // this function); cells across a jump take the median.
-        if high - low < Float(f) { return sum / Float(count) }
-        // Insertion sort: a cell holds a few values (16 at factor 4).
-        for i in 1..<max(1, count) {
-            let v = b[i]
-            var j = i - 1
-            while j >= 0 && b[j] > v { b[j + 1] = b[j]; j -= 1 }
-            b[j + 1] = v
-        }
-        return b[count / 2]
     }
 }

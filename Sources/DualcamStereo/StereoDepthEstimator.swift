@@ -211,7 +211,7 @@ public struct StereoDepthEstimator: @unchecked Sendable {
     /// repeating pattern makes ambiguous (`PeriodicAmbiguity`).
     func removingAmbiguous(_ disparity: CVMat, pair: RectifiedPair, parameters: PeriodicAmbiguity.Parameters) throws -> CVMat {
         let size = rectification.size
-        var values = disparity.packedBytes().withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        var values = disparity.floats()
         let reference = pair.referenceIsRight ? pair.right : pair.left, other = pair.referenceIsRight ? pair.left : pair.right
         let ambiguous = PeriodicAmbiguity.ambiguous(reference: reference.packedBytes(), other: other.packedBytes(),
                                                     width: size.width, height: size.height, disparity: values,

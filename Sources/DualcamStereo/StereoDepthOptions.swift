@@ -136,10 +136,12 @@ public struct StereoDepthOptions: Sendable, Equatable {
         if let q = unfilteredRelativeDepthNoise, !(q > 0 && q.isFinite) {
             throw DualcamError.invalidValue(name: "unfiltered relative depth noise", reason: "expected a positive fraction, got \(q)")
         }
-        if let a = periodicAmbiguity, !(a.factor >= 1 && a.factor <= 64 && a.radius >= 1 && a.radius <= 64
-                                          && a.margin.isFinite && a.dip.isFinite && a.selfSimilarity.isFinite
-                                          && a.minimumStandardDeviation.isFinite) {
-            throw DualcamError.invalidValue(name: "periodic ambiguity", reason: "expected factor and radius of 1 to 64 and finite thresholds")
+        if let a = periodicAmbiguity, !a.isValid {
+            throw DualcamError.invalidValue(
+                name: "periodic ambiguity",
+                reason: "expected factor and radius of 1 to 64, margin, dip and standard deviation finite and not negative, "
+                    + "a finite self-similarity; got factor \(a.factor), radius \(a.radius), margin \(a.margin), dip \(a.dip), "
+                    + "self-similarity \(a.selfSimilarity), standard deviation \(a.minimumStandardDeviation)")
         }
         if let s = matchScale, !(s > 0 && s <= Self.maximumMatchScale) {
             throw DualcamError.invalidValue(name: "match scale", reason: "expected more than 0 and at most 4, got \(s)")

@@ -43,11 +43,12 @@ final class PeriodicAmbiguityTests: XCTestCase {
     }
 
     func flaggedShare(reference: [UInt8], other: [UInt8], measured: Float, inside: (Int, Int) -> Bool = { _, _ in true },
+                      otherIsLeft: Bool = true, search: (min: Int, count: Int) = (0, 96),
                       parameters: PeriodicAmbiguity.Parameters = .init()) -> Double {
         let (w, h) = (Self.width, Self.height)
         let disparity = [Float](repeating: measured, count: w * h)
         let flags = PeriodicAmbiguity.ambiguous(reference: reference, other: other, width: w, height: h, disparity: disparity,
-                                                otherIsLeft: true, search: (min: 0, count: 96), parameters: parameters)
+                                                otherIsLeft: otherIsLeft, search: search, parameters: parameters)
         var n = 0, flagged = 0
         for y in 40..<(h - 40) {
             for x in 100..<(w - 100) where inside(x, y) {
@@ -66,6 +67,35 @@ final class PeriodicAmbiguityTests: XCTestCase {
         let other = Self.shifted(reference, width: Self.width) { _, _ in 20 }
         XCTAssertGreaterThan(flaggedShare(reference: reference, other: other, measured: 20), 0.9)
         XCTAssertGreaterThan(flaggedShare(reference: reference, other: other, measured: 52), 0.9)
+    }
+
+    /// The same with the left view as the reference (the other view is the
+    /// right one: x_right = x - d) and a search starting below zero, as
+    /// `depth` runs a same-lens pair; and the distinct-peak condition is live:
+    /// with a valley no curve can have, nothing is flagged.
+    func testPeriodicPatternIsAmbiguousFromTheLeftView() {
+        let reference = Self.stripes(width: Self.width, height: Self.height, period: 32, phase: 5)
+        var other = [UInt8](repeating: 128, count: reference.count)
+        for y in 0..<Self.height { for x in 20..<Self.width { other[y * Self.width + x - 20] = reference[y * Self.width + x] } }
+        XCTAssertGreaterThan(flaggedShare(reference: reference, other: other, measured: 20, otherIsLeft: false, search: (-2, 96)), 0.9)
+        var noValley = PeriodicAmbiguity.Parameters()
+        noValley.dip = 3
+        XCTAssertEqual(flaggedShare(reference: reference, other: other, measured: 20, otherIsLeft: false, search: (-2, 96),
+                                    parameters: noValley), 0)
+    }
+
+    /// The sign convention matters: on a random texture, with the two
+    /// structural conditions off (no valley, no self-similarity), the true
+    /// disparity is a clear single peak; read with the wrong sign the curve
+    /// is noise around the measurement, and nearly every window is flagged.
+    func testDisparitySignConvention() {
+        let reference = Self.randomTexture(width: Self.width, height: Self.height, seed: 3)
+        let other = Self.shifted(reference, width: Self.width) { _, _ in 24 }
+        var bare = PeriodicAmbiguity.Parameters()
+        bare.dip = 0
+        bare.selfSimilarity = -2
+        XCTAssertEqual(flaggedShare(reference: reference, other: other, measured: 24, parameters: bare), 0)
+        XCTAssertGreaterThan(flaggedShare(reference: reference, other: other, measured: 24, otherIsLeft: false, parameters: bare), 0.5)
     }
 
     /// A random texture matches at one disparity only: nothing flagged,
@@ -115,5 +145,26 @@ final class PeriodicAmbiguityTests: XCTestCase {
         XCTAssertFalse(PeriodicAmbiguity.ambiguous(reference: Array(stripes.prefix(40 * 20)), other: Array(stripes.prefix(40 * 20)),
                                                    width: 40, height: 20, disparity: [Float](repeating: 4, count: 800),
                                                    otherIsLeft: true, search: (min: 0, count: 32)).contains(true))
+    }
+
+    /// Out-of-range parameters: `StereoDepthOptions.validate` names them in one
+    /// line, and the test itself flags nothing instead of dividing by zero.
+    func testInvalidParametersAreRefused() {
+        var options = StereoDepthOptions()
+        options.periodicAmbiguity?.factor = 0
+        XCTAssertThrowsError(try options.validate()) { error in
+            XCTAssertTrue("\(error)".contains("periodic ambiguity"), "\(error)")
+        }
+        options.periodicAmbiguity = PeriodicAmbiguity.Parameters()
+        options.periodicAmbiguity?.margin = -.infinity
+        XCTAssertThrowsError(try options.validate())
+        options.periodicAmbiguity = nil
+        XCTAssertNoThrow(try options.validate())
+        var zero = PeriodicAmbiguity.Parameters()
+        zero.factor = 0
+        let stripes = Self.stripes(width: Self.width, height: Self.height, period: 32, phase: 0)
+        XCTAssertFalse(PeriodicAmbiguity.ambiguous(reference: stripes, other: stripes, width: Self.width, height: Self.height,
+                                                   disparity: [Float](repeating: 4, count: stripes.count), otherIsLeft: true,
+                                                   search: (min: 0, count: 96), parameters: zero).contains(true))
     }
 }

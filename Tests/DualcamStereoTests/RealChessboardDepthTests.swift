@@ -24,7 +24,8 @@ final class RealChessboardDepthTests: XCTestCase {
     struct BoardTruth {
         /// Depth along the reference axis, metres; NaN off the board.
         var depth: [Float]
-        /// On the board, in the middle 60 % of a square (a uniform patch).
+        /// On the board, in the middle 60 % of a square's side (36 % of its
+        /// area: a uniform patch).
         var patch: [Bool]
         /// The output pixel nearest each square's centre (70 squares), -1 if none.
         var centres: [Int]
@@ -48,12 +49,17 @@ final class RealChessboardDepthTests: XCTestCase {
 
     static func truth(for result: StereoDepthResult, image: Image, model: CameraModel) throws -> BoardTruth {
         let target = try BoardTarget(parsing: "chessboard:9x6:25mm")
+        XCTAssertEqual(target.squareSize, square, accuracy: 1e-12)
         let observation = try XCTUnwrap(try PatternDetector(target: target).detect(in: image))
-        let object = observation.cornerIndices.flatMap { i -> [Double] in [Double(i % 9) * square, Double(i / 9) * square, 0] }
+        let corners = target.cornerPoints
+        let object = observation.cornerIndices.flatMap { i -> [Double] in [corners[i].x, corners[i].y, corners[i].z] }
         let k = model.intrinsics
-        guard case let .brownConrady(b) = model.distortion else { throw XCTSkip("expected Brown-Conrady") }
-        let camera = CVCameraParameters(cameraMatrix: [k.fx, k.skew, k.cx, 0, k.fy, k.cy, 0, 0, 1],
-                                        distortion: [b.k1, b.k2, b.p1, b.p2, b.k3])
+        guard case let .brownConrady(b) = model.distortion else {
+            struct UnexpectedModel: Error {}
+            XCTFail("the sample rig's calibration is Brown-Conrady")
+            throw UnexpectedModel()
+        }
+        let camera = CVCameraParameters(cameraMatrix: [k.fx, k.skew, k.cx, 0, k.fy, k.cy, 0, 0, 1], distortion: b.coefficients)
         let pose = try CVCalibrate.solvePnP(objectXYZ: object, imageXY: observation.pixels.flatMap { [$0.x, $0.y] },
                                             camera: camera)
         let rotation = Rotation(rotationVector: Vector3(pose.rotationVector)).matrix
@@ -175,10 +181,10 @@ final class RealChessboardDepthTests: XCTestCase {
     }
 
     /// Issue 17's faults on the real pairs, guarded where they stand (they may
-    /// only improve; docs/real-data.md, "OpenCV's 13 chessboard pairs"): a
-    /// measured value a pattern period off (> 50 %) is at most 2.5 % of the
-    /// board's measurements (4.8 % without `PeriodicAmbiguity`), and at most
-    /// 20 % of the uniform patches' holes are filled more than 5 % off.
+    /// only improve; figures in docs/real-data.md, "OpenCV's 13 chessboard
+    /// pairs"): a measured value a pattern period off (> 50 %) is at most
+    /// 2.5 % of the board's measurements, and at most 20 % of the uniform
+    /// patches' holes are filled more than 5 % off.
     func testRepeatingPatternAndUniformPatches() throws {
         let runs = try Self.runs()
         var total = Scores()

@@ -49,8 +49,8 @@ final class EvalCommandTests: XCTestCase {
     func testDualcamDepthOnAloeDoesNotRegress() throws {
         let dir = try TemporaryDirectory()
         // (mode, coverage at least, bad2 % at most, avgerr px at most); measured: 0.8423 / 17.34 / 0.779, 0.998 / 8.07 / 2.184.
-        // The unfiltered coverage and bad2 guards were lowered (0.844, 17.3 %) when matches a
-        // repeating pattern makes ambiguous were removed (docs/real-data.md, "OpenCV's 13 chessboard pairs").
+        // The unfiltered coverage and bad2 guards follow the removal of matches a repeating pattern
+        // makes ambiguous (docs/real-data.md, "OpenCV's 13 chessboard pairs").
         let guards: [(String, Double, Double, Double)] = [("unfiltered", 0.842, 17.4, 0.80), ("filtered", 0.997, 8.3, 2.23)]
         for (mode, coverage, bad2, avgerr) in guards {
             try E2E.succeed(["depth", "--wide", MiddleburyAloe.left.path, "--tele", MiddleburyAloe.right.path,
