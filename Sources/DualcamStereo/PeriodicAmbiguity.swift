@@ -21,8 +21,9 @@ import Dispatch
 ///   Without this, a window that straddles a depth edge (two peaks, one per
 ///   surface) would count as ambiguous.
 /// Only computed values of z count: where a window leaves the image or the
-/// other view's window is blank, z is unknown, and a curve with an unknown
-/// value at d or in the valley decides nothing. Ambiguous measurements are
+/// other view's window is blank, z is unknown; a curve unknown everywhere
+/// within one coarse px of d, or with an unknown value in the valley,
+/// decides nothing. Ambiguous measurements are
 /// removed: unfiltered mode shows none, and the filtered mode fills them from
 /// their neighbours and surfaces.
 ///
@@ -73,10 +74,11 @@ public enum PeriodicAmbiguity {
         guard p.isValid else { return flags }
         let f = p.factor, r = p.radius
         let wc = width / f, hc = height / f
+        guard search.count > 0 else { return flags }
         let kMin = Int((Double(search.min) / Double(f)).rounded(.down))
-        let kMax = Int((Double(search.min + search.count - 1) / Double(f)).rounded(.up))
+        let kMax = Int(((Double(search.min) + Double(search.count) - 1) / Double(f)).rounded(.up))
         // A second distinct peak needs a valley between: at least 4 disparities.
-        guard wc > 2 * r + 2, hc > 2 * r + 2, search.count > 0, kMax - kMin + 1 >= 4 else { return flags }
+        guard wc > 2 * r + 2, hc > 2 * r + 2, kMax - kMin + 1 >= 4 else { return flags }
         // The two views' coarse images and window sums are independent: both at once.
         var views = [CoarseView](repeating: CoarseView(grey: [], sum: [], sumOfSquares: []), count: 2)
         views.withUnsafeMutableBufferPointer { results in
@@ -94,9 +96,11 @@ public enum PeriodicAmbiguity {
         let curves = correlationCurves(views[0], views[1], cells: cells, geometry: geometry)
         let kCount = kMax - kMin + 1
         for (c, i) in cells.enumerated() {
-            guard let lag = secondPeakLag(curves[(c * kCount)..<((c + 1) * kCount)], measured: measured[c] - Float(kMin),
-                                          parameters: p),
-                  selfSimilarity(views[0], wc: wc, r: r, at: i, lag: lag) >= p.selfSimilarity else { continue }
+            let repeats = { (lag: Int) in
+                selfSimilarity(views[0], geometry: geometry, at: i, lag: lag) >= p.selfSimilarity
+            }
+            guard secondPeakLag(curves[(c * kCount)..<((c + 1) * kCount)], measured: measured[c] - Float(kMin),
+                                parameters: p, accept: repeats) != nil else { continue }
             let x = i % wc, y = i / wc
             for yy in (y * f)..<(y * f + f) { for xx in (x * f)..<(x * f + f) { flags[yy * width + xx] = true } }
         }
@@ -183,13 +187,20 @@ public enum PeriodicAmbiguity {
     }
 
     /// The lag (coarse px, signed) from the measured disparity `measured`
-    /// (an index into `curve`) to a second peak as the type's doc defines it,
-    /// or nil.
-    static func secondPeakLag(_ curve: ArraySlice<Float>, measured: Float, parameters p: Parameters) -> Int? {
+    /// (an offset from `curve.startIndex`: 0 = kMin) to the first second peak
+    /// as the type's doc defines it that `accept` takes (the self-similarity
+    /// test), or nil. z0 is the best computed value within one coarse px of
+    /// the measurement; none there, or `measured` off the curve by more than
+    /// one, decides nothing.
+    static func secondPeakLag(_ curve: ArraySlice<Float>, measured: Float, parameters p: Parameters,
+                              accept: (Int) -> Bool = { _ in true }) -> Int? {
         let base = curve.startIndex, count = curve.count
+        guard count >= 4, measured.isFinite, measured >= -1, measured <= Float(count) else { return nil }
         let kd = Int(measured.rounded())
+        let low = max(0, kd - 1), high = min(count - 1, kd + 1)
+        guard low <= high else { return nil }
         var z0 = -Float.infinity
-        for j in max(0, kd - 1)...min(count - 1, max(0, kd + 1)) where curve[base + j].isFinite { z0 = max(z0, curve[base + j]) }
+        for j in low...high where curve[base + j].isFinite { z0 = max(z0, curve[base + j]) }
         guard z0.isFinite else { return nil }
         for j in 1..<(count - 1) where abs(j - kd) >= 2 {
             let z = curve[base + j], left = curve[base + j - 1], right = curve[base + j + 1]
@@ -197,34 +208,35 @@ public enum PeriodicAmbiguity {
             var valley = Float.infinity
             for m in (min(j, kd) + 1)..<max(j, kd) where m >= 0 && m < count {
                 let v = curve[base + m]
-                valley = v.isFinite ? min(valley, v) : -.infinity
-                if !v.isFinite { break }
+                // An unknown value in the valley decides nothing.
+                guard v.isFinite else { valley = .nan; break }
+                valley = min(valley, v)
             }
-            // An unknown value in the valley decides nothing.
-            guard valley.isFinite, valley <= z - p.dip else { continue }
+            guard valley.isFinite, valley <= z - p.dip, accept(j - kd) else { continue }
             return j - kd
         }
         return nil
     }
 
     /// The best ZNCC of the reference window at coarse pixel `i` against the
-    /// reference shifted by +-`lag` (+-1) coarse px.
-    static func selfSimilarity(_ view: CoarseView, wc: Int, r: Int, at i: Int, lag: Int) -> Float {
-        let n = Double((2 * r + 1) * (2 * r + 1))
+    /// reference shifted by +-`lag` (+-1) coarse px; shifted windows below
+    /// the texture floor (`Geometry.minVariance`) do not count.
+    static func selfSimilarity(_ view: CoarseView, geometry g: Geometry, at i: Int, lag: Int) -> Float {
+        let n = g.windowCount, r = g.r, wc = g.wc
         let x = i % wc, y = i / wc
-        let vr = view.sumOfSquares[i] - view.sum[i] * view.sum[i] / n
+        let vr = g.variance(view, i)
         var best = -Float.infinity
         for shift in [-lag - 1, -lag, -lag + 1, lag - 1, lag, lag + 1] where shift != 0 {
             let xs = x + shift
             guard xs - r >= 0, xs + r < wc else { continue }
             let j = i + shift
+            let vs = g.variance(view, j)
+            guard vs > g.minVariance else { continue }
             var cross = 0.0
             for yy in (y - r)...(y + r) {
                 let row = yy * wc
                 for dx in -r...r { cross += view.grey[row + x + dx] * view.grey[row + xs + dx] }
             }
-            let vs = view.sumOfSquares[j] - view.sum[j] * view.sum[j] / n
-            guard vs > 0 else { continue }
             best = max(best, Float((cross - view.sum[i] * view.sum[j] / n) / (vr * vs).squareRoot()))
         }
         return best

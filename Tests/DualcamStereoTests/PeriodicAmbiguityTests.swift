@@ -167,4 +167,32 @@ final class PeriodicAmbiguityTests: XCTestCase {
                                                    disparity: [Float](repeating: 4, count: stripes.count), otherIsLeft: true,
                                                    search: (min: 0, count: 96), parameters: zero).contains(true))
     }
+
+    /// The curve's reading, on hand-built curves (in a slice not starting at
+    /// 0, as the curves of later cells are): a distinct second peak gives its
+    /// lag; unknown values in the valley or around the measurement decide
+    /// nothing; and a peak the self-similarity test refuses does not hide a
+    /// later one it takes.
+    func testSecondPeakOnBuiltCurves() {
+        let p = PeriodicAmbiguity.Parameters()
+        let periodic: [Float] = [0.2, 0.95, 0.1, -0.6, -0.8, -0.5, 0.2, 0.94, 0.1, -0.7]
+        let padded = [Float](repeating: 0, count: 7) + periodic
+        let curve = padded[7...]
+        XCTAssertEqual(PeriodicAmbiguity.secondPeakLag(curve, measured: 1, parameters: p), 6)
+        XCTAssertEqual(PeriodicAmbiguity.secondPeakLag(curve, measured: 7.2, parameters: p), -6)
+        var gap = periodic
+        gap[4] = .nan
+        XCTAssertNil(PeriodicAmbiguity.secondPeakLag(gap[...], measured: 1, parameters: p))
+        var blind = periodic
+        (blind[0], blind[1], blind[2]) = (.nan, .nan, .nan)
+        XCTAssertNil(PeriodicAmbiguity.secondPeakLag(blind[...], measured: 1, parameters: p))
+        XCTAssertNil(PeriodicAmbiguity.secondPeakLag(curve, measured: .nan, parameters: p))
+        XCTAssertNil(PeriodicAmbiguity.secondPeakLag(curve, measured: 40, parameters: p))
+        XCTAssertNil(PeriodicAmbiguity.secondPeakLag(periodic[0..<3], measured: 1, parameters: p))
+        // Two candidate peaks (lags 3 and 6): the first refused, the second taken.
+        let two: [Float] = [0.2, 0.95, -0.4, -0.3, 0.93, -0.6, -0.8, 0.94, 0.1, -0.7]
+        XCTAssertEqual(PeriodicAmbiguity.secondPeakLag(two[...], measured: 1, parameters: p), 3)
+        XCTAssertEqual(PeriodicAmbiguity.secondPeakLag(two[...], measured: 1, parameters: p, accept: { $0 != 3 }), 6)
+        XCTAssertNil(PeriodicAmbiguity.secondPeakLag(two[...], measured: 1, parameters: p, accept: { _ in false }))
+    }
 }
