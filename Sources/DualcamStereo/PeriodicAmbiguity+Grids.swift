@@ -1,5 +1,10 @@
 /// The coarse grids of `PeriodicAmbiguity`: area averages, window sums and
-/// each cell's disparity.
+/// each cell's disparity. Written here rather than with cv::resize (area)
+/// and cv::boxFilter: the cells must be exact `factor` x `factor` blocks
+/// (the ones whose disparities `cellMedian` reads; INTER_AREA spreads a
+/// non-integer ratio over neighbouring cells), and the window sums of the
+/// ~80 per-disparity products stay in Swift arrays instead of crossing the
+/// OpenCV binding for each disparity.
 extension PeriodicAmbiguity {
     /// The image area-averaged by `factor` (the last partial cells dropped).
     static func coarse(_ image: [UInt8], width: Int, factor f: Int, wc: Int, hc: Int) -> [Double] {

@@ -151,6 +151,7 @@ public enum PeriodicAmbiguity {
     /// after both views were matched).
     static func correlationCurves(_ reference: CoarseView, _ other: CoarseView, cells: [Int], geometry g: Geometry) -> [Float] {
         let kCount = g.kMax - g.kMin + 1, n = g.windowCount
+        let cellVariance = cells.map { g.variance(reference, $0) }
         var curves = [Float](repeating: .nan, count: cells.count * kCount)
         curves.withUnsafeMutableBufferPointer { buffer in
             let out = buffer
@@ -176,9 +177,10 @@ public enum PeriodicAmbiguity {
                         let xo = i % g.wc + shift
                         guard xo - g.r >= 0, xo + g.r < g.wc else { continue }
                         let io = i + shift
-                        let vr = g.variance(reference, i), vo = g.variance(other, io)
+                        let vo = g.variance(other, io)
                         guard vo > g.minVariance else { continue }
-                        out[c * kCount + k - g.kMin] = Float((sums[i] - reference.sum[i] * other.sum[io] / n) / (vr * vo).squareRoot())
+                        out[c * kCount + k - g.kMin] = Float((sums[i] - reference.sum[i] * other.sum[io] / n)
+                                                             / (cellVariance[c] * vo).squareRoot())
                     }
                 }
             }

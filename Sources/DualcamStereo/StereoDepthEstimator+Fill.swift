@@ -5,21 +5,17 @@ import DualcamImaging
 /// Filtered mode's fill (`StereoDepthEstimator.estimate`).
 extension StereoDepthEstimator {
     /// Filtered mode's values for the measured `values` with confidences
-    /// `confidence` and the reference image `guide`, with the edge zone and
-    /// edges of `values` (`edgeZone`) the fill snaps to.
-    func filled(_ values: [Float], confidence: [Float], guide: Image) throws
-        -> (values: [Float], zone: [Bool], edges: CVEdgeZone?) {
+    /// `confidence` and the reference image `guide`, with the edge zone of
+    /// `values` (`edgeZone`) the fill snaps in.
+    func filled(_ values: [Float], confidence: [Float], guide: Image) throws -> (values: [Float], zone: [Bool]) {
         // Nothing to fill from.
-        guard values.contains(where: { $0.isFinite }) else {
-            let (zone, edges) = try edgeZone(values, forSnap: false)
-            return (values, zone, edges)
-        }
+        guard values.contains(where: { $0.isFinite }) else { return (values, try edgeZone(values, forSnap: false).zone) }
         // The fill's first stages do not need the edge zone: both at once.
         let fillGuide = try fillGuide(guide)
         let (start, (zone, edges)) = try StagePair.run(
             { try fillStart(values, confidence: confidence, guide: fillGuide) }, { try edgeZone(values, forSnap: options.edgeSnap != nil) })
         let out = try fill(values, confidence: confidence, start: start, guide: fillGuide, edgeZone: zone, edges: edges)
-        return (out, zone, edges)
+        return (out, zone)
     }
 
     /// The reference image at the output as the fill compares it

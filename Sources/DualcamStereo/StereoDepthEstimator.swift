@@ -193,7 +193,7 @@ public struct StereoDepthEstimator: @unchecked Sendable {
         let zone: [Bool]
         var values = unfiltered
         if options.filtered {
-            (values, zone, _) = try filled(unfiltered, confidence: matchConfidence, guide: guide)
+            (values, zone) = try filled(unfiltered, confidence: matchConfidence, guide: guide)
             if let temporal { values = temporal.smooth(values) }
         } else {
             (zone, _) = try edgeZone(unfiltered, forSnap: false)

@@ -5,6 +5,7 @@ import DualcamConvergence
 import DualcamGeometry
 import DualcamImaging
 import Foundation
+import TestSupport
 import XCTest
 
 /// OpenCV's sample stereo pairs (opencv-doc: left01..right14, 13 pairs,
@@ -13,8 +14,6 @@ import XCTest
 /// peak. Truth: the board's pose in the wide (left) camera from its corners
 /// (solvePnP), intersected with the tapped tele ray.
 final class RealChessboardPairsTests: XCTestCase {
-    static let data = URL(fileURLWithPath: "/usr/share/doc/opencv-doc/examples/data")
-    static let names = ["01", "02", "03", "04", "05", "06", "07", "08", "09", "11", "12", "13", "14"]
 
     struct Case {
         var name: String
@@ -26,11 +25,7 @@ final class RealChessboardPairsTests: XCTestCase {
         var truthMetres: Double
     }
 
-    static func calibration() throws -> CalibrationFile {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Calibration/datasets/opencv-stereo-sample.yaml")
-        return try CalibrationFile.read(url)
-    }
+    static func calibration() throws -> CalibrationFile { try CalibrationFile.read(OpenCVSamplePairs.calibration) }
 
     static func cases() throws -> [Case] {
         let rig = try calibration().rig
@@ -45,9 +40,9 @@ final class RealChessboardPairsTests: XCTestCase {
             return CVCameraParameters(cameraMatrix: [k.fx, k.skew, k.cx, 0, k.fy, k.cy, 0, 0, 1],
                                       distortion: [b.k1, b.k2, b.p1, b.p2, b.k3])
         }
-        return try names.map { n in
-            let wide = try ImageIO.read(data.appendingPathComponent("left\(n).jpg"))
-            let tele = try ImageIO.read(data.appendingPathComponent("right\(n).jpg"))
+        return try OpenCVSamplePairs.names.map { n in
+            let wide = try ImageIO.read(OpenCVSamplePairs.left(n))
+            let tele = try ImageIO.read(OpenCVSamplePairs.right(n))
             let w = try XCTUnwrap(try detector.detect(in: wide)), te = try XCTUnwrap(try detector.detect(in: tele))
             let object = w.cornerIndices.map { i -> [Double] in
                 [Double(i % 9) * 0.025, Double(i / 9) * 0.025, 0] }

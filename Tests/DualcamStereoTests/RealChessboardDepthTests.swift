@@ -16,8 +16,6 @@ import XCTest
 /// by solvePnP on its corners in the reference image, intersected with each
 /// output pixel's ray; scored over the board's 10x7 squares.
 final class RealChessboardDepthTests: XCTestCase {
-    static let data = URL(fileURLWithPath: "/usr/share/doc/opencv-doc/examples/data")
-    static let names = ["01", "02", "03", "04", "05", "06", "07", "08", "09", "11", "12", "13", "14"]
     static let square = 0.025
 
     /// The board's truth at the output pixels of one pair.
@@ -39,12 +37,6 @@ final class RealChessboardDepthTests: XCTestCase {
         var confidence: [Float]
         var filteredDisparity: [Float]
         var measuredDisparity: [Float]
-    }
-
-    static func calibration() throws -> CalibrationFile {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Calibration/datasets/opencv-stereo-sample.yaml")
-        return try CalibrationFile.read(url)
     }
 
     static func truth(for result: StereoDepthResult, image: Image, model: CameraModel) throws -> BoardTruth {
@@ -98,11 +90,11 @@ final class RealChessboardDepthTests: XCTestCase {
         lock.lock()
         defer { lock.unlock() }
         if let cached { return cached }
-        let rig = try calibration().rig
+        let rig = try CalibrationFile.read(OpenCVSamplePairs.calibration).rig
         var out: [PairRun] = []
-        for n in names {
-            let wide = try ImageIO.read(data.appendingPathComponent("left\(n).jpg"))
-            let tele = try ImageIO.read(data.appendingPathComponent("right\(n).jpg"))
+        for n in OpenCVSamplePairs.names {
+            let wide = try ImageIO.read(OpenCVSamplePairs.left(n))
+            let tele = try ImageIO.read(OpenCVSamplePairs.right(n))
             var options = StereoDepthOptions()
             options.minDepthMetres = 0.2
             options.filtered = false

@@ -8,11 +8,8 @@ import XCTest
 /// sequences. Real pairs: OpenCV's sample stereo set (opencv-doc) with
 /// Calibration/datasets/opencv-stereo-sample.yaml.
 final class ConvergeTapCommandTests: XCTestCase {
-    static let data = "/usr/share/doc/opencv-doc/examples/data"
-    static var calibration: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Calibration/datasets/opencv-stereo-sample.yaml").path
-    }
+    static let data = OpenCVSamplePairs.directory.path
+    static var calibration: String { OpenCVSamplePairs.calibration.path }
 
     static func pair(_ n: String) -> [String] {
         ["--wide", "\(data)/left\(n).jpg", "--tele", "\(data)/right\(n).jpg", "--calibration", calibration]
