@@ -17,9 +17,10 @@ import Dispatch
 /// - a valley between k and d at least `dip` below z(k) (a distinct peak, as
 ///   a periodic curve has, not the shoulder of one broad peak);
 /// - the reference itself repeating at that lag: ZNCC of the window against
-///   the reference shifted by +-(k - d) (+-1 coarse px) >= `selfSimilarity`.
-///   Without this, a window that straddles a depth edge (two peaks, one per
-///   surface) would count as ambiguous.
+///   the reference shifted by +-(k - d) (+-1 coarse px) >= `selfSimilarity`,
+///   over the window's cells not measured on another surface
+///   (`otherSurfaceCoarsePixels`). Without this, a window that straddles a
+///   depth edge (two peaks, one per surface) would count as ambiguous.
 /// Only computed values of z count: where a window leaves the image or the
 /// other view's window is blank, z is unknown; a curve unknown everywhere
 /// within one coarse px of d, or with an unknown value in the valley,
@@ -91,13 +92,15 @@ public enum PeriodicAmbiguity {
         }
         let geometry = Geometry(wc: wc, hc: hc, r: r, kMin: kMin, kMax: kMax, shiftSign: otherIsLeft ? 1 : -1,
                                 minVariance: Double((2 * r + 1) * (2 * r + 1)) * Double(p.minimumStandardDeviation * p.minimumStandardDeviation))
-        let (cells, measured) = candidates(views[0], disparity: disparity, width: width, factor: f, geometry: geometry)
+        let cellDisparity = coarseDisparity(disparity, width: width, factor: f, wc: wc, hc: hc)
+        let (cells, measured) = candidates(views[0], cellDisparity: cellDisparity, geometry: geometry)
         guard !cells.isEmpty else { return flags }
         let curves = correlationCurves(views[0], views[1], cells: cells, geometry: geometry)
         let kCount = kMax - kMin + 1
         for (c, i) in cells.enumerated() {
             let repeats = { (lag: Int) in
-                selfSimilarity(views[0], geometry: geometry, at: i, lag: lag) >= p.selfSimilarity
+                selfSimilarity(views[0], geometry: geometry, at: i, lag: lag, cellDisparity: cellDisparity,
+                               measured: measured[c]) >= p.selfSimilarity
             }
             guard secondPeakLag(curves[(c * kCount)..<((c + 1) * kCount)], measured: measured[c] - Float(kMin),
                                 parameters: p, accept: repeats) != nil else { continue }
@@ -121,25 +124,18 @@ public enum PeriodicAmbiguity {
     }
 
     /// The coarse pixels to test (a textured reference window inside the
-    /// image, a measurement in the cell) and their measured disparity in coarse px.
-    static func candidates(_ reference: CoarseView, disparity: [Float], width: Int, factor f: Int,
-                           geometry g: Geometry) -> (cells: [Int], measured: [Float]) {
+    /// image, a measurement in the cell: `cellDisparity`, coarse px) and
+    /// their measured disparity.
+    static func candidates(_ reference: CoarseView, cellDisparity: [Float], geometry g: Geometry) -> (cells: [Int], measured: [Float]) {
         var cells: [Int] = [], measured: [Float] = []
-        var buffer = [Float](repeating: 0, count: f * f)
-        disparity.withUnsafeBufferPointer { dp in
-            buffer.withUnsafeMutableBufferPointer { cell in
-                for y in g.r..<(g.hc - g.r) {
-                    for x in g.r..<(g.wc - g.r) {
-                        let i = y * g.wc + x
-                        guard g.variance(reference, i) > g.minVariance,
-                              let d = cellMedian(dp, width: width, x: x, y: y, factor: f, buffer: cell) else { continue }
-                        let k = d / Float(f)
-                        // Outside the search (by more than a coarse px) there is no curve to read.
-                        guard k >= Float(g.kMin - 1), k <= Float(g.kMax + 1) else { continue }
-                        cells.append(i)
-                        measured.append(k)
-                    }
-                }
+        for y in g.r..<(g.hc - g.r) {
+            for x in g.r..<(g.wc - g.r) {
+                let i = y * g.wc + x, k = cellDisparity[i]
+                // Outside the search (by more than a coarse px) there is no curve to read.
+                guard k.isFinite, k >= Float(g.kMin - 1), k <= Float(g.kMax + 1), g.variance(reference, i) > g.minVariance
+                else { continue }
+                cells.append(i)
+                measured.append(k)
             }
         }
         return (cells, measured)
@@ -220,26 +216,45 @@ public enum PeriodicAmbiguity {
         return nil
     }
 
+    /// Cells measured farther than this (coarse px) from the measurement lie
+    /// on another surface: the self-similarity test leaves them out. Below
+    /// the 2 coarse px a second peak needs, so a period away is another
+    /// surface; above a slanted surface's change across the window.
+    static let otherSurfaceCoarsePixels: Float = 1.5
+
     /// The best ZNCC of the reference window at coarse pixel `i` against the
-    /// reference shifted by +-`lag` (+-1) coarse px; shifted windows below
-    /// the texture floor (`Geometry.minVariance`) do not count.
-    static func selfSimilarity(_ view: CoarseView, geometry g: Geometry, at i: Int, lag: Int) -> Float {
-        let n = g.windowCount, r = g.r, wc = g.wc
+    /// reference shifted by +-`lag` (+-1) coarse px, over the window's cells
+    /// not measured on another surface than `measured` (coarse px;
+    /// `cellDisparity`, NaN: unmeasured, which counts): a window across the
+    /// edge of a repeating pattern (a chessboard's border) repeats on the
+    /// pattern's side only. At least a third of the window must remain, and
+    /// both windows' variance over it must reach the texture floor
+    /// (`Geometry.minVariance`, for that share of the window); otherwise the
+    /// shift does not count.
+    static func selfSimilarity(_ view: CoarseView, geometry g: Geometry, at i: Int, lag: Int,
+                                     cellDisparity: [Float], measured: Float) -> Float {
+        let r = g.r, wc = g.wc
         let x = i % wc, y = i / wc
-        let vr = g.variance(view, i)
         var best = -Float.infinity
         for shift in [-lag - 1, -lag, -lag + 1, lag - 1, lag, lag + 1] where shift != 0 {
             let xs = x + shift
             guard xs - r >= 0, xs + r < wc else { continue }
-            let j = i + shift
-            let vs = g.variance(view, j)
-            guard vs > g.minVariance else { continue }
-            var cross = 0.0
+            var n = 0.0, sa = 0.0, sb = 0.0, saa = 0.0, sbb = 0.0, sab = 0.0
             for yy in (y - r)...(y + r) {
                 let row = yy * wc
-                for dx in -r...r { cross += view.grey[row + x + dx] * view.grey[row + xs + dx] }
+                for dx in -r...r {
+                    let q = row + x + dx
+                    let d = cellDisparity[q]
+                    if d.isFinite, abs(d - measured) > otherSurfaceCoarsePixels { continue }
+                    let a = view.grey[q], b = view.grey[q + shift]
+                    n += 1; sa += a; sb += b; saa += a * a; sbb += b * b; sab += a * b
+                }
             }
-            best = max(best, Float((cross - view.sum[i] * view.sum[j] / n) / (vr * vs).squareRoot()))
+            guard n * 3 >= g.windowCount else { continue }
+            let va = saa - sa * sa / n, vb = sbb - sb * sb / n
+            let floor = g.minVariance * n / g.windowCount
+            guard va > floor, vb > floor else { continue }
+            best = max(best, Float((sab - sa * sb / n) / (va * vb).squareRoot()))
         }
         return best
     }
