@@ -45,8 +45,17 @@ final class PeriodicAmbiguityTests: XCTestCase {
     func flaggedShare(reference: [UInt8], other: [UInt8], measured: Float, inside: (Int, Int) -> Bool = { _, _ in true },
                       otherIsLeft: Bool = true, search: (min: Int, count: Int) = (0, 96),
                       parameters: PeriodicAmbiguity.Parameters = .init()) -> Double {
+        flaggedShare(reference: reference, other: other, measured: { _, _ in measured }, inside: inside,
+                     otherIsLeft: otherIsLeft, search: search, parameters: parameters)
+    }
+
+    /// The share of the pixels `inside` (within the test's central area)
+    /// flagged, with the measured disparity `measured(x, y)`.
+    func flaggedShare(reference: [UInt8], other: [UInt8], measured: (Int, Int) -> Float,
+                      inside: (Int, Int) -> Bool = { _, _ in true }, otherIsLeft: Bool = true,
+                      search: (min: Int, count: Int) = (0, 96), parameters: PeriodicAmbiguity.Parameters = .init()) -> Double {
         let (w, h) = (Self.width, Self.height)
-        let disparity = [Float](repeating: measured, count: w * h)
+        let disparity = (0..<(w * h)).map { measured($0 % w, $0 / w) }
         let flags = PeriodicAmbiguity.ambiguous(reference: reference, other: other, width: w, height: h, disparity: disparity,
                                                 otherIsLeft: otherIsLeft, search: search, parameters: parameters)
         var n = 0, flagged = 0
@@ -123,6 +132,37 @@ final class PeriodicAmbiguityTests: XCTestCase {
         var noSelfTest = PeriodicAmbiguity.Parameters()
         noSelfTest.selfSimilarity = -2
         XCTAssertGreaterThan(flaggedShare(reference: reference, other: other, measured: 12, inside: nearEdge, parameters: noSelfTest), 0.2)
+    }
+
+    /// A pattern beside another surface (a chessboard's border): the
+    /// windows of the pattern's measurements near the border reach across
+    /// it. The reference repeats on the pattern's side only, which the
+    /// self-similarity test reads when the other side is measured at its own
+    /// disparity (most of those windows flagged); counting the other side's
+    /// cells as the pattern's (one disparity everywhere) flags almost none.
+    func testPatternBesideAnotherSurfaceIsAmbiguous() {
+        let (w, h) = (Self.width, Self.height)
+        let stripes = Self.stripes(width: w, height: h, period: 32, phase: 0)
+        // A binary texture: more contrast than the stripes, so that it weighs
+        // in a window that reaches across.
+        let texture = Self.randomTexture(width: w, height: h, seed: 5).map { $0 < 125 ? UInt8(0) : 255 }
+        let edge = 170
+        // Stripes left of the edge at disparity 20, a random texture right of
+        // it at 70 (between the stripes' peaks at 52 and 84).
+        let reference = (0..<(w * h)).map { $0 % w < edge ? stripes[$0] : texture[$0] }
+        // The other (left) view, x_left = x + d: the stripes continue behind
+        // the nearer texture.
+        let other = (0..<(w * h)).map { i -> UInt8 in
+            let x = i % w
+            return x - 70 >= edge ? texture[i - 70] : (x >= 20 ? stripes[i - 20] : 128)
+        }
+        let besideEdge: (Int, Int) -> Bool = { x, _ in x >= edge - 12 && x < edge }
+        let surfaces = flaggedShare(reference: reference, other: other, measured: { x, _ in x < edge ? 20 : 70 },
+                                    inside: besideEdge)
+        let oneDisparity = flaggedShare(reference: reference, other: other, measured: { _, _ in 20 }, inside: besideEdge)
+        print("pattern beside another surface: flagged \(surfaces) with both surfaces measured, \(oneDisparity) with one disparity")
+        XCTAssertGreaterThan(surfaces, 0.5)
+        XCTAssertLessThan(oneDisparity, 0.1)
     }
 
     /// No measurement, a blank image or a search too short for a second
