@@ -218,43 +218,81 @@ public enum PeriodicAmbiguity {
 
     /// Cells measured farther than this (coarse px) from the measurement lie
     /// on another surface: the self-similarity test leaves them out. Below
-    /// the 2 coarse px a second peak needs, so a period away is another
-    /// surface; above a slanted surface's change across the window.
+    /// the 2 coarse px a second peak needs, so cells measured a period away
+    /// are left out too. The cells are compared with the measurement of the
+    /// window's centre, so a surface whose disparity changes by more than
+    /// this over the window's radius (8 coarse px) loses its far cells.
     static let otherSurfaceCoarsePixels: Float = 1.5
 
     /// The best ZNCC of the reference window at coarse pixel `i` against the
     /// reference shifted by +-`lag` (+-1) coarse px, over the window's cells
-    /// not measured on another surface than `measured` (coarse px;
-    /// `cellDisparity`, NaN: unmeasured, which counts): a window across the
-    /// edge of a repeating pattern (a chessboard's border) repeats on the
-    /// pattern's side only. At least a third of the window must remain, and
-    /// both windows' variance over it must reach the texture floor
-    /// (`Geometry.minVariance`, for that share of the window); otherwise the
-    /// shift does not count.
+    /// not measured on another surface: unmeasured (`cellDisparity` NaN) or
+    /// measured within `otherSurfaceCoarsePixels` of `measured`. A window
+    /// across the edge of a repeating pattern (a chessboard's border)
+    /// repeats on the pattern's side only. Only the reference-side cells are
+    /// chosen: the shift away from the edge keeps the shifted window on the
+    /// pattern. With no cell left out, or fewer than a third of the window
+    /// left (a small island of measurements), the whole window
+    /// (`wholeWindowSelfSimilarity`). Both windows' variance over the cells
+    /// must reach the texture floor (`Geometry.minVariance`, for that share
+    /// of the window); otherwise the shift does not count.
     static func selfSimilarity(_ view: CoarseView, geometry g: Geometry, at i: Int, lag: Int,
-                                     cellDisparity: [Float], measured: Float) -> Float {
+                               cellDisparity: [Float], measured: Float) -> Float {
         let r = g.r, wc = g.wc
         let x = i % wc, y = i / wc
+        let t = otherSurfaceCoarsePixels
+        var kept: [Int] = []
+        kept.reserveCapacity((2 * r + 1) * (2 * r + 1))
+        for yy in (y - r)...(y + r) {
+            for dx in -r...r {
+                let q = yy * wc + x + dx, d = cellDisparity[q]
+                if !d.isFinite || abs(d - measured) <= t { kept.append(q) }
+            }
+        }
+        let n = Double(kept.count)
+        guard n < g.windowCount, n * 3 >= g.windowCount else {
+            return wholeWindowSelfSimilarity(view, geometry: g, at: i, lag: lag)
+        }
+        let floor = g.minVariance * n / g.windowCount
+        var sa = 0.0, saa = 0.0
+        for q in kept { sa += view.grey[q]; saa += view.grey[q] * view.grey[q] }
+        let va = saa - sa * sa / n
+        guard va > floor else { return -.infinity }
         var best = -Float.infinity
         for shift in [-lag - 1, -lag, -lag + 1, lag - 1, lag, lag + 1] where shift != 0 {
             let xs = x + shift
             guard xs - r >= 0, xs + r < wc else { continue }
-            var n = 0.0, sa = 0.0, sb = 0.0, saa = 0.0, sbb = 0.0, sab = 0.0
+            var sb = 0.0, sbb = 0.0, sab = 0.0
+            for q in kept {
+                let b = view.grey[q + shift]
+                sb += b; sbb += b * b; sab += view.grey[q] * b
+            }
+            let vb = sbb - sb * sb / n
+            guard vb > floor else { continue }
+            best = max(best, Float((sab - sa * sb / n) / (va * vb).squareRoot()))
+        }
+        return best
+    }
+
+    /// `selfSimilarity` over the whole window, from the window sums; shifted
+    /// windows below the texture floor do not count.
+    static func wholeWindowSelfSimilarity(_ view: CoarseView, geometry g: Geometry, at i: Int, lag: Int) -> Float {
+        let n = g.windowCount, r = g.r, wc = g.wc
+        let x = i % wc, y = i / wc
+        let vr = g.variance(view, i)
+        var best = -Float.infinity
+        for shift in [-lag - 1, -lag, -lag + 1, lag - 1, lag, lag + 1] where shift != 0 {
+            let xs = x + shift
+            guard xs - r >= 0, xs + r < wc else { continue }
+            let j = i + shift
+            let vs = g.variance(view, j)
+            guard vs > g.minVariance else { continue }
+            var cross = 0.0
             for yy in (y - r)...(y + r) {
                 let row = yy * wc
-                for dx in -r...r {
-                    let q = row + x + dx
-                    let d = cellDisparity[q]
-                    if d.isFinite, abs(d - measured) > otherSurfaceCoarsePixels { continue }
-                    let a = view.grey[q], b = view.grey[q + shift]
-                    n += 1; sa += a; sb += b; saa += a * a; sbb += b * b; sab += a * b
-                }
+                for dx in -r...r { cross += view.grey[row + x + dx] * view.grey[row + xs + dx] }
             }
-            guard n * 3 >= g.windowCount else { continue }
-            let va = saa - sa * sa / n, vb = sbb - sb * sb / n
-            let floor = g.minVariance * n / g.windowCount
-            guard va > floor, vb > floor else { continue }
-            best = max(best, Float((sab - sa * sb / n) / (va * vb).squareRoot()))
+            best = max(best, Float((cross - view.sum[i] * view.sum[j] / n) / (vr * vs).squareRoot()))
         }
         return best
     }

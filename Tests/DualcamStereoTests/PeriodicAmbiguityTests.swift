@@ -129,6 +129,11 @@ final class PeriodicAmbiguityTests: XCTestCase {
         let other = Self.shifted(reference, width: Self.width) { x, _ in x < 160 + 12 ? 12 : 44 }
         let nearEdge: (Int, Int) -> Bool = { x, _ in abs(x - 160) < 24 }
         XCTAssertLessThan(flaggedShare(reference: reference, other: other, measured: 12, inside: nearEdge), 0.05)
+        // The same with each surface measured at its own disparity: the
+        // self-similarity test then reads each window's own surface only,
+        // which does not repeat either.
+        XCTAssertLessThan(flaggedShare(reference: reference, other: other, measured: { x, _ in x < 172 ? 12 : 44 },
+                                       inside: nearEdge), 0.05)
         var noSelfTest = PeriodicAmbiguity.Parameters()
         noSelfTest.selfSimilarity = -2
         XCTAssertGreaterThan(flaggedShare(reference: reference, other: other, measured: 12, inside: nearEdge, parameters: noSelfTest), 0.2)
@@ -163,6 +168,19 @@ final class PeriodicAmbiguityTests: XCTestCase {
         print("pattern beside another surface: flagged \(surfaces) with both surfaces measured, \(oneDisparity) with one disparity")
         XCTAssertGreaterThan(surfaces, 0.5)
         XCTAssertLessThan(oneDisparity, 0.1)
+    }
+
+    /// A small island of the pattern matched a period off (stripes at 20,
+    /// a 24x24 px island measured at 52): leaving the rest of its window out
+    /// as another surface would leave too little to test, so the whole
+    /// window decides, and the island is flagged.
+    func testIslandAPeriodOffIsAmbiguous() {
+        let (w, h) = (Self.width, Self.height)
+        let reference = Self.stripes(width: w, height: h, period: 32, phase: 0)
+        let other = Self.shifted(reference, width: w) { _, _ in 20 }
+        let island: (Int, Int) -> Bool = { x, y in (148..<172).contains(x) && (52..<76).contains(y) }
+        XCTAssertGreaterThan(flaggedShare(reference: reference, other: other, measured: { x, y in island(x, y) ? 52 : 20 },
+                                          inside: island), 0.9)
     }
 
     /// No measurement, a blank image or a search too short for a second
