@@ -231,31 +231,24 @@ public enum PeriodicAmbiguity {
     /// across the edge of a repeating pattern (a chessboard's border)
     /// repeats on the pattern's side only. Only the reference-side cells are
     /// chosen: the shift away from the edge keeps the shifted window on the
-    /// pattern. With no cell left out, or fewer than a third of the window
-    /// left (a small island of measurements), the whole window
-    /// (`wholeWindowSelfSimilarity`). Both windows' variance over the cells
-    /// must reach the texture floor (`Geometry.minVariance`, for that share
-    /// of the window); otherwise the shift does not count.
+    /// pattern. With fewer than a third of the window left (a small island
+    /// of measurements), the whole window. Both windows' variance over the
+    /// cells must reach the texture floor (`Geometry.minVariance`, for that
+    /// share of the window); otherwise the shift does not count.
     static func selfSimilarity(_ view: CoarseView, geometry g: Geometry, at i: Int, lag: Int,
                                cellDisparity: [Float], measured: Float) -> Float {
         let r = g.r, wc = g.wc
         let x = i % wc, y = i / wc
-        let t = otherSurfaceCoarsePixels
-        var kept: [Int] = []
-        kept.reserveCapacity((2 * r + 1) * (2 * r + 1))
-        for yy in (y - r)...(y + r) {
-            for dx in -r...r {
-                let q = yy * wc + x + dx, d = cellDisparity[q]
-                if !d.isFinite || abs(d - measured) <= t { kept.append(q) }
-            }
+        let window = ((y - r)...(y + r)).flatMap { yy in ((x - r)...(x + r)).map { yy * wc + $0 } }
+        var cells = window.filter { q in
+            let d = cellDisparity[q]
+            return !d.isFinite || abs(d - measured) <= otherSurfaceCoarsePixels
         }
-        let n = Double(kept.count)
-        guard n < g.windowCount, n * 3 >= g.windowCount else {
-            return wholeWindowSelfSimilarity(view, geometry: g, at: i, lag: lag)
-        }
+        if cells.count * 3 < window.count { cells = window }
+        let n = Double(cells.count)
         let floor = g.minVariance * n / g.windowCount
         var sa = 0.0, saa = 0.0
-        for q in kept { sa += view.grey[q]; saa += view.grey[q] * view.grey[q] }
+        for q in cells { sa += view.grey[q]; saa += view.grey[q] * view.grey[q] }
         let va = saa - sa * sa / n
         guard va > floor else { return -.infinity }
         var best = -Float.infinity
@@ -263,36 +256,13 @@ public enum PeriodicAmbiguity {
             let xs = x + shift
             guard xs - r >= 0, xs + r < wc else { continue }
             var sb = 0.0, sbb = 0.0, sab = 0.0
-            for q in kept {
+            for q in cells {
                 let b = view.grey[q + shift]
                 sb += b; sbb += b * b; sab += view.grey[q] * b
             }
             let vb = sbb - sb * sb / n
             guard vb > floor else { continue }
             best = max(best, Float((sab - sa * sb / n) / (va * vb).squareRoot()))
-        }
-        return best
-    }
-
-    /// `selfSimilarity` over the whole window, from the window sums; shifted
-    /// windows below the texture floor do not count.
-    static func wholeWindowSelfSimilarity(_ view: CoarseView, geometry g: Geometry, at i: Int, lag: Int) -> Float {
-        let n = g.windowCount, r = g.r, wc = g.wc
-        let x = i % wc, y = i / wc
-        let vr = g.variance(view, i)
-        var best = -Float.infinity
-        for shift in [-lag - 1, -lag, -lag + 1, lag - 1, lag, lag + 1] where shift != 0 {
-            let xs = x + shift
-            guard xs - r >= 0, xs + r < wc else { continue }
-            let j = i + shift
-            let vs = g.variance(view, j)
-            guard vs > g.minVariance else { continue }
-            var cross = 0.0
-            for yy in (y - r)...(y + r) {
-                let row = yy * wc
-                for dx in -r...r { cross += view.grey[row + x + dx] * view.grey[row + xs + dx] }
-            }
-            best = max(best, Float((cross - view.sum[i] * view.sum[j] / n) / (vr * vs).squareRoot()))
         }
         return best
     }
