@@ -62,11 +62,10 @@ extension FusionYardstick {
             stereoMap = try TeleStereo.compute(rig: rig, wide: wide, tele: tele, wideIntrinsics: wideIntrinsics,
                                                outputSize: outputSize, depthRange: range)
         }
-        let outcome = try FusionPipeline.run(FusionRequest(
-            wide: wide, wideIntrinsics: wideIntrinsics, samples: depthSamples, stereo: stereoMap?.map,
-            stereoConfidence: stereoMap?.confidence, stereoRelativeSigma: stereoMap?.relativeSigma,
-            stereoEdgeReachPixels: stereoMap?.edgeReachPixels, outputSize: outputSize),
-            options: options)
+        let request = stereoMap.map {
+            FusionRequest(wide: wide, wideIntrinsics: wideIntrinsics, samples: depthSamples, teleStereo: $0, outputSize: outputSize)
+        } ?? FusionRequest(wide: wide, wideIntrinsics: wideIntrinsics, samples: depthSamples, outputSize: outputSize)
+        let outcome = try FusionPipeline.run(request, options: options)
         let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
         let truth = self.truth(at: outputSize)
         let result = outcome.result
@@ -76,7 +75,9 @@ extension FusionYardstick {
         let nearestDepth = nearestSampleFill(outputSize)
         let nearest = try DepthMetrics.compare(estimateMetres: nearestDepth, truthMetres: truth, size: outputSize)
         var alignedStereo: DepthErrors?, fusedOnStereo: DepthErrors?, alignedStereoDepth: [Float]?
-        if let map = stereoMap?.map, let fit = result.fit, let range = result.stereoInverseRange {
+        if let fine = stereoMap?.map, let fit = result.fit, let range = result.stereoInverseRange {
+            // The stereo alone on the output grid: its map area-resized from the fusion grid.
+            let map = fine.size == outputSize ? fine : try fine.resized(to: outputSize, method: .area)
             let aligned = map.values.map { z -> Float in
                 let v = z.isFinite && z > 0 ? Float(fit.apply(Double(1 / z))) : .nan
                 return range.contains(v) ? 1 / v : .nan

@@ -21,10 +21,16 @@ public struct FusionRequest: Sendable {
     /// The stereo's edge reach (`FusionInput.stereoEdgeReachPixels`), in the stereo's pixels.
     public var stereoEdgeReachPixels: Double?
     public var outputSize: PixelSize
+    /// The grid the fusion runs on when finer than the output (the output's
+    /// aspect, at most `FusionPipeline.maximumFusionScale` times it per axis
+    /// and at most the wide size), or nil for the output grid. The result is
+    /// reduced to the output without mixed values (`FusionGridReduction`).
+    /// `fuse --tele` fuses on `TeleStereo.fusionSize`.
+    public var fusionSize: PixelSize?
 
     public init(wide: Image, wideIntrinsics: Intrinsics, samples: [DepthSample], stereo: DepthMap? = nil,
                 stereoConfidence: [Float]? = nil, stereoRelativeSigma: [Float]? = nil, stereoEdgeReachPixels: Double? = nil,
-                outputSize: PixelSize) {
+                outputSize: PixelSize, fusionSize: PixelSize? = nil) {
         self.wide = wide
         self.wideIntrinsics = wideIntrinsics
         self.samples = samples
@@ -33,6 +39,16 @@ public struct FusionRequest: Sendable {
         self.stereoRelativeSigma = stereoRelativeSigma
         self.stereoEdgeReachPixels = stereoEdgeReachPixels
         self.outputSize = outputSize
+        self.fusionSize = fusionSize
+    }
+
+    /// Fuses with `TeleStereo`'s output (its map, confidence, noise and
+    /// edge reach) on its grid.
+    public init(wide: Image, wideIntrinsics: Intrinsics, samples: [DepthSample], teleStereo: TeleStereo.Output,
+                outputSize: PixelSize) {
+        self.init(wide: wide, wideIntrinsics: wideIntrinsics, samples: samples, stereo: teleStereo.map,
+                  stereoConfidence: teleStereo.confidence, stereoRelativeSigma: teleStereo.relativeSigma,
+                  stereoEdgeReachPixels: teleStereo.edgeReachPixels, outputSize: outputSize, fusionSize: teleStereo.map.size)
     }
 }
 
@@ -64,12 +80,30 @@ public struct FusionOutcome: Sendable {
 }
 
 public enum FusionPipeline {
+    /// The largest fusion grid per axis, in output pixels (`FusionRequest.fusionSize`).
+    public static let maximumFusionScale = 2.0
+
+    /// The grid the fusion runs on: the request's `fusionSize` when it is
+    /// finer than the output, else the output.
+    static func fusionGrid(_ request: FusionRequest, wideSize: PixelSize) throws -> PixelSize {
+        let out = request.outputSize
+        guard let fine = request.fusionSize, fine != out else { return out }
+        let limit = maximumFusionScale * Double(out.width)
+        guard fine.width > out.width, fine.height >= out.height, Double(fine.width) <= limit + 0.5,
+              fine.width <= wideSize.width, fine.height <= wideSize.height, DepthOutputSize.hasAspect(of: out, fine) else {
+            throw DualcamError.invalidValue(
+                name: "fusion size \(fine)",
+                reason: "expected the output \(out)'s aspect, finer than it, at most \(maximumFusionScale)x it and at most the wide image's \(wideSize)")
+        }
+        return fine
+    }
+
     public static func run(_ request: FusionRequest, options: ((Double) -> DepthFusion.Options)? = nil) throws -> FusionOutcome {
         var clock = Stopwatch()
         let wideSize = PixelSize(width: request.wide.width, height: request.wide.height)
-        let out = request.outputSize
-        // The output grid is the wide image resized (area) to the output
-        // size, so samples move and K changes as that grid does:
+        let out = try fusionGrid(request, wideSize: wideSize)
+        // The fusion grid is the wide image resized (area) to its size, so
+        // samples move and K changes as that grid does:
         // x_out = (x_wide + 0.5) W_out / W_wide - 0.5 (`PixelGridResampling`).
         let intrinsics = try request.wideIntrinsics.resampled(to: out)
         let grid = PixelGridResampling(from: wideSize, to: out)
@@ -117,7 +151,11 @@ public enum FusionPipeline {
         let fusionOptions = options?(focal) ?? DepthFusion.Options(focalPixels: focal)
         let input = FusionInput(size: out, guideRGB: guide.bytes, samples: samples, stereo: stereo, stereoConfidence: stereoConfidence,
                                 stereoRelativeSigma: stereoSigma, stereoEdgeReachPixels: stereoReach)
-        return FusionOutcome(result: try DepthFusion.fuse(input, options: fusionOptions), intrinsics: intrinsics,
-                             prepareMilliseconds: prepare)
+        let fused = try DepthFusion.fuse(input, options: fusionOptions)
+        guard out != request.outputSize else {
+            return FusionOutcome(result: fused, intrinsics: intrinsics, prepareMilliseconds: prepare)
+        }
+        return FusionOutcome(result: FusionGridReduction.reduce(fused, to: request.outputSize),
+                             intrinsics: try request.wideIntrinsics.resampled(to: request.outputSize), prepareMilliseconds: prepare)
     }
 }

@@ -94,10 +94,11 @@ struct FuseCommand: ParsableCommand {
         let stereo = try teleStereo(inputs, wideIntrinsics: wideIntrinsics, outputSize: resolved, minDepth: givenMin,
                                     maxDepth: givenMax, timings: timings)
         let outcome = try timings.measure("fuse") {
-            try FusionPipeline.run(FusionRequest(wide: inputs.wide, wideIntrinsics: wideIntrinsics, samples: inputs.samples.samples,
-                                                 stereo: stereo?.output.map ?? inputs.stereo, stereoConfidence: stereo?.output.confidence,
-                                                 stereoRelativeSigma: stereo?.output.relativeSigma,
-                                                 stereoEdgeReachPixels: stereo?.output.edgeReachPixels, outputSize: resolved)) { focal in
+            let request = try stereo.map { FusionRequest(wide: inputs.wide, wideIntrinsics: wideIntrinsics, samples: inputs.samples.samples,
+                                                         teleStereo: $0.output, outputSize: resolved) }
+                ?? FusionRequest(wide: inputs.wide, wideIntrinsics: wideIntrinsics, samples: inputs.samples.samples,
+                                 stereo: inputs.stereo, outputSize: resolved)
+            return try FusionPipeline.run(request) { focal in
                 var options = DepthFusion.Options(focalPixels: focal)
                 options.samplesOnlyCompletion = completion
                 return options

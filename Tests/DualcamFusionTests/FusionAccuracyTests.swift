@@ -82,9 +82,7 @@ final class FusionAccuracyTests: XCTestCase {
                                             outputSize: FusionScenario.size, depthRange: range)
         let outcome = try FusionPipeline.run(FusionRequest(
             wide: scenario.wideImage, wideIntrinsics: try rig.camera(.wide).model.intrinsics, samples: wideSamples,
-            stereo: stereo.map, stereoConfidence: stereo.confidence, stereoRelativeSigma: stereo.relativeSigma,
-            stereoEdgeReachPixels: stereo.edgeReachPixels,
-            outputSize: FusionScenario.size))
+            teleStereo: stereo, outputSize: FusionScenario.size))
         return (outcome, stereo, wideSamples)
     }
 
@@ -298,7 +296,7 @@ final class FusionAccuracyTests: XCTestCase {
         let samples = wideSamples.map { MetricSample(x: $0.x / 2, y: $0.y / 2, depthMetres: $0.depthMetres) }
         let nearest = try DepthMetrics.compare(estimateMetres: Self.nearestSampleFill(samples, size), truthMetres: scenario.truth, size: size)
         let stereoAlone = try DepthMetrics.compare(
-            estimateMetres: stereo.map.values.map { z in
+            estimateMetres: try stereo.map.resized(to: size, method: .area).values.map { z in
                 let v = z.isFinite && z > 0 ? fit.apply(Double(1 / z)) : .nan
                 return v > 0 ? Float(1 / v) : .nan
             }, truthMetres: scenario.truth, size: size)

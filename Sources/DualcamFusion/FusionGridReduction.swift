@@ -1,0 +1,71 @@
+import DualcamGeometry
+
+/// Reduces a fusion result made on a grid finer than the output (the
+/// request's `fusionSize`) to the output grid, without mixed values.
+///
+/// Footprint: fine pixel i (centre i + 0.5) belongs to output pixel
+/// floor((i + 0.5) W_out / W_fine), per axis, so each fine pixel counts
+/// once; at a ratio of 2 the footprint is 2x2.
+///
+/// Depth: the median in inverse depth (1/z, the fusion's working quantity)
+/// of the footprint's finite values; with an even count, the mean of the
+/// two middle inverses. Where a footprint spans a depth edge the output
+/// pixel takes the surface covering most of it, not a depth between the two
+/// surfaces that neither has (what an area mean gives): the output keeps the
+/// centre ray's surface in the footprint's majority, as the renders' truth
+/// is defined.
+///
+/// Confidence: the lower median level (the level that at least half of the
+/// footprint reaches, counting from the top: at a ratio of 2, high needs 3
+/// of the 4). The unfiltered map stays what `FusionResult` defines: the
+/// filtered depth where confidence is high, NaN elsewhere. Samples move to the output grid,
+/// x_out = (x_fine + 0.5) W_out / W_fine - 0.5; verdicts, the fit and the
+/// sample noise are the fine grid's.
+enum FusionGridReduction {
+    static func reduce(_ fine: FusionResult, to out: PixelSize) -> FusionResult {
+        let size = fine.size
+        guard size != out else { return fine }
+        let columns = footprintIndex(fine: size.width, output: out.width)
+        let rows = footprintIndex(fine: size.height, output: out.height)
+        // Fine pixels of each output pixel, gathered once for every map.
+        var members = [[Int]](repeating: [], count: out.width * out.height)
+        for y in 0..<size.height {
+            let row = rows[y] * out.width
+            for x in 0..<size.width { members[row + columns[x]].append(y * size.width + x) }
+        }
+        var result = fine
+        result.size = out
+        result.filteredDepth = members.map { medianDepth($0, fine.filteredDepth) }
+        result.confidence = members.map { m in
+            guard !m.isEmpty else { return .low }
+            let levels = m.map { fine.confidence[$0].rawValue }.sorted()
+            return FusionConfidenceLevel(rawValue: levels[(levels.count - 1) / 2]) ?? .low
+        }
+        result.unfilteredDepth = zip(result.filteredDepth, result.confidence).map { $1 == .high ? $0 : .nan }
+        let sx = Double(out.width) / Double(size.width), sy = Double(out.height) / Double(size.height)
+        result.samples = fine.samples.map { s in
+            var moved = s
+            moved.x = (s.x + 0.5) * sx - 0.5
+            moved.y = (s.y + 0.5) * sy - 0.5
+            return moved
+        }
+        return result
+    }
+
+    /// Output index of each fine index along one axis: floor((i + 0.5) n_out / n_fine).
+    static func footprintIndex(fine: Int, output: Int) -> [Int] {
+        (0..<fine).map { i in min(output - 1, Int((Double(i) + 0.5) * Double(output) / Double(fine))) }
+    }
+
+    /// 1 / median(1/z) over the finite positive values of `indices`; NaN when there is none.
+    static func medianDepth(_ indices: [Int], _ depth: [Float]) -> Float {
+        var inverse: [Float] = []
+        inverse.reserveCapacity(indices.count)
+        for i in indices where depth[i].isFinite && depth[i] > 0 { inverse.append(1 / depth[i]) }
+        guard !inverse.isEmpty else { return .nan }
+        inverse.sort()
+        let n = inverse.count
+        let middle = n % 2 == 1 ? inverse[n / 2] : (inverse[n / 2 - 1] + inverse[n / 2]) / 2
+        return 1 / middle
+    }
+}
