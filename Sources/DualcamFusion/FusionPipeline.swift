@@ -148,7 +148,16 @@ public enum FusionPipeline {
         }
         let prepare = clock.lap()
         let focal = (intrinsics.fx + intrinsics.fy) / 2
-        let fusionOptions = options?(focal) ?? DepthFusion.Options(focalPixels: focal)
+        var fusionOptions = options?(focal) ?? DepthFusion.Options(focalPixels: focal)
+        if out != request.outputSize {
+            // The local planes' radius bounds are output pixels: at the cap
+            // (sparse samples, a 24x24 grid on Aloe) a plane on the finer
+            // grid would span half the scene it does at the output. The
+            // other pixel constants stay in the fusion grid's pixels: scaled
+            // too, they measured worse (docs/fusion.md, "Issue 19: fusing
+            // on a finer grid").
+            fusionOptions.localPlanes = fusionOptions.localPlanes?.scaled(by: Double(out.width) / Double(request.outputSize.width))
+        }
         let input = FusionInput(size: out, guideRGB: guide.bytes, samples: samples, stereo: stereo, stereoConfidence: stereoConfidence,
                                 stereoRelativeSigma: stereoSigma, stereoEdgeReachPixels: stereoReach)
         let fused = try DepthFusion.fuse(input, options: fusionOptions)

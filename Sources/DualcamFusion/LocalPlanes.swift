@@ -32,7 +32,9 @@ public struct LocalPlanes: Equatable, Sendable {
     /// Samples in the fitting disc on average (sets its radius from the sample density).
     public var expectedSamples = 36.0
     /// The disc radius's bounds, pixels: room for the samples' spacing on
-    /// dense grids, and local planes however sparse the samples.
+    /// dense grids, and local planes however sparse the samples. Output
+    /// pixels: on a finer fusion grid `FusionPipeline` scales them by the
+    /// grid's ratio (`scaled(by:)`).
     public var radiusRange = 6.0...40.0
     /// Node spacing, pixels: the planes vary slowly between nodes, and the
     /// fits per node are most of the stage's time.
@@ -51,6 +53,15 @@ public struct LocalPlanes: Equatable, Sendable {
     public var maximumResidualSigmas = 2.5
 
     public init() {}
+
+    /// The planes for a grid `ratio` times finer per axis: the disc's radius
+    /// bounds in that grid's pixels, so a plane spans the same part of the
+    /// scene (the rest is unchanged: the node step is a cost, not a reach).
+    public func scaled(by ratio: Double) -> LocalPlanes {
+        var planes = self
+        planes.radiusRange = (radiusRange.lowerBound * ratio)...(radiusRange.upperBound * ratio)
+        return planes
+    }
 
     /// A fitted node: v = c0 + cx dx + cy dy around the node.
     private struct Plane {

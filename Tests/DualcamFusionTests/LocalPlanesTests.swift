@@ -111,3 +111,17 @@ final class LocalPlanesTests: XCTestCase {
         XCTAssertTrue(LocalPlanes().fit(reference: unknown, size: size, samples: s, sampleNoiseMetres: 0.01).allSatisfy(\.isNaN))
     }
 }
+
+extension LocalPlanesTests {
+    /// On a grid twice as fine the disc's radius bounds double (output pixels
+    /// -> fusion-grid pixels); nothing else changes.
+    func testScaledForAFinerGridDoublesTheRadiusBoundsOnly() {
+        let planes = LocalPlanes()
+        let scaled = planes.scaled(by: 2)
+        XCTAssertEqual(scaled.radiusRange.lowerBound, 2 * planes.radiusRange.lowerBound)
+        XCTAssertEqual(scaled.radiusRange.upperBound, 2 * planes.radiusRange.upperBound)
+        var back = scaled
+        back.radiusRange = planes.radiusRange
+        XCTAssertEqual(back, planes)
+    }
+}
