@@ -90,7 +90,7 @@ public enum DepthFusion {
 
         let first = try run.firstFills(used: used, verification: verification, alignment: alignment)
         var inverse = try run.smoothStereoAndComplete(first, used: used)
-        let keptStereo = run.keepPreciseStereo(&inverse, first: first, verification: verification)
+        run.keepPreciseStereo(&inverse, first: first, verification: verification)
         run.localPlanes(&inverse, verification: verification)
         inverse = try run.fillRemaining(used.clamped(inverse), first: first, used: used)
         var depth = inverse.map { $0.isFinite && $0 > 0 ? 1 / $0 : Float.nan }
@@ -99,7 +99,7 @@ public enum DepthFusion {
         // (The relabelling does not run at the same time as the levels: it
         // runs on OpenCV's threads, and the two at once measured slower.)
         let confidence = try run.confidence(inverse, first: first, verification: verification)
-        depth = try run.relabelEdges(depth, keeping: confidence, stereo: keptStereo)
+        depth = try run.relabelEdges(depth, keeping: confidence)
         depth = run.keepVerifiedSamples(depth, verification: verification)
         let unfiltered = zip(depth, confidence).map { $1 == .high ? $0 : Float.nan }
         timings.confidenceMilliseconds = clock.lap()

@@ -18,8 +18,6 @@ public struct FusionRequest: Sendable {
     public var stereoConfidence: [Float]?
     /// The stereo's predicted relative depth noise (`FusionInput.stereoRelativeSigma`), at the stereo's size.
     public var stereoRelativeSigma: [Float]?
-    /// The stereo's edge reach (`FusionInput.stereoEdgeReachPixels`), in the stereo's pixels.
-    public var stereoEdgeReachPixels: Double?
     public var outputSize: PixelSize
     /// The grid the fusion runs on when finer than the output (the output's
     /// aspect, at most `FusionPipeline.maximumFusionScale` times it per axis
@@ -29,7 +27,7 @@ public struct FusionRequest: Sendable {
     public var fusionSize: PixelSize?
 
     public init(wide: Image, wideIntrinsics: Intrinsics, samples: [DepthSample], stereo: DepthMap? = nil,
-                stereoConfidence: [Float]? = nil, stereoRelativeSigma: [Float]? = nil, stereoEdgeReachPixels: Double? = nil,
+                stereoConfidence: [Float]? = nil, stereoRelativeSigma: [Float]? = nil,
                 outputSize: PixelSize, fusionSize: PixelSize? = nil) {
         self.wide = wide
         self.wideIntrinsics = wideIntrinsics
@@ -37,18 +35,16 @@ public struct FusionRequest: Sendable {
         self.stereo = stereo
         self.stereoConfidence = stereoConfidence
         self.stereoRelativeSigma = stereoRelativeSigma
-        self.stereoEdgeReachPixels = stereoEdgeReachPixels
         self.outputSize = outputSize
         self.fusionSize = fusionSize
     }
 
-    /// Fuses with `TeleStereo`'s output (its map, confidence, noise and
-    /// edge reach) on its grid.
+    /// Fuses with `TeleStereo`'s output (its map, confidence and noise) on its grid.
     public init(wide: Image, wideIntrinsics: Intrinsics, samples: [DepthSample], teleStereo: TeleStereo.Output,
                 outputSize: PixelSize) {
         self.init(wide: wide, wideIntrinsics: wideIntrinsics, samples: samples, stereo: teleStereo.map,
                   stereoConfidence: teleStereo.confidence, stereoRelativeSigma: teleStereo.relativeSigma,
-                  stereoEdgeReachPixels: teleStereo.edgeReachPixels, outputSize: outputSize, fusionSize: teleStereo.map.size)
+                  outputSize: outputSize, fusionSize: teleStereo.map.size)
     }
 }
 
@@ -127,7 +123,7 @@ public enum FusionPipeline {
         }
         let guide = wideSize == out ? rgb : try ImageOps.resize(rgb, width: out.width, height: out.height, interpolation: .area)
         var stereo: [Float]?
-        var stereoConfidence: [Float]?, stereoSigma: [Float]?, stereoReach: Double?
+        var stereoConfidence: [Float]?, stereoSigma: [Float]?
         if let map = request.stereo {
             guard DepthOutputSize.hasAspect(of: wideSize, map.size) else {
                 throw DualcamError.invalidValue(name: "stereo", reason: "is \(map.size) but the wide image is \(wideSize); expected the same aspect ratio")
@@ -141,7 +137,6 @@ public enum FusionPipeline {
                 let cm = try DepthMap(size: map.size, values: c, type: .disparity)
                 stereoConfidence = map.size == out ? c : try cm.resized(to: out, method: .area).values.map { $0.isFinite ? $0 : 0 }
             }
-            stereoReach = request.stereoEdgeReachPixels.map { $0 * Double(out.width) / Double(map.size.width) }
             if let s = request.stereoRelativeSigma {
                 stereoSigma = map.size == out ? s : try DepthMap(size: map.size, values: s, type: .disparity).resized(to: out, method: .area).values
             }
@@ -159,7 +154,7 @@ public enum FusionPipeline {
             fusionOptions.localPlanes = fusionOptions.localPlanes?.scaled(by: Double(out.width) / Double(request.outputSize.width))
         }
         let input = FusionInput(size: out, guideRGB: guide.bytes, samples: samples, stereo: stereo, stereoConfidence: stereoConfidence,
-                                stereoRelativeSigma: stereoSigma, stereoEdgeReachPixels: stereoReach)
+                                stereoRelativeSigma: stereoSigma)
         let fused = try DepthFusion.fuse(input, options: fusionOptions)
         guard out != request.outputSize else {
             return FusionOutcome(result: fused, intrinsics: intrinsics, prepareMilliseconds: prepare)

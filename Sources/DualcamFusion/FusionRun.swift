@@ -204,16 +204,11 @@ struct FusionRun {
                                              options: options)
     }
 
-    /// Stage "keep precise stereo" (`StereoTrust`), with stereo whose noise
-    /// is predicted. Returns the kept pixels the relabelling is to leave
-    /// (`StereoTrust.keepsThroughRelabelling`), or nil.
-    func keepPreciseStereo(_ inverse: inout [Float], first: DepthFusion.FirstFills,
-                           verification: DepthFusion.Verification) -> [Bool]? {
+    /// Stage "keep precise stereo" (`StereoTrust`), with stereo whose noise is predicted.
+    func keepPreciseStereo(_ inverse: inout [Float], first: DepthFusion.FirstFills, verification: DepthFusion.Verification) {
         guard let trust = options.stereoTrust, let corrected = first.corrected, let sigma = input.stereoRelativeSigma,
-              sigma.count == corrected.count else { return nil }
-        var kept = [Bool]()
-        trust.apply(&inverse, corrected: corrected, relativeSigma: sigma, noise: verification.noise, kept: &kept)
-        return trust.keepsThroughRelabelling(edgeReachPixels: input.stereoEdgeReachPixels) ? kept : nil
+              sigma.count == corrected.count else { return }
+        trust.apply(&inverse, corrected: corrected, relativeSigma: sigma, noise: verification.noise)
     }
 
     /// Stage "local planes": planes of the samples replace the fill where they apply.
@@ -255,15 +250,10 @@ struct FusionRun {
     }
 
     /// Stage "relabel edges" of the filtered output, where high-confidence
-    /// pixels (the unfiltered output, backed by consistent samples) and
-    /// `stereo`'s pixels (kept precise stereo, `keepPreciseStereo`) keep their value.
-    func relabelEdges(_ depth: [Float], keeping confidence: [FusionConfidenceLevel], stereo: [Bool]?) throws -> [Float] {
+    /// pixels (the unfiltered output, backed by consistent samples) keep their value.
+    func relabelEdges(_ depth: [Float], keeping confidence: [FusionConfidenceLevel]) throws -> [Float] {
         guard let relabel = plan.edgeRelabel else { return depth }
-        var keep = confidence.map { $0 == .high }
-        if let stereo {
-            for p in 0..<keep.count where stereo[p] { keep[p] = true }
-        }
-        return try completion.relabelEdges(depth, keeping: keep, relabel)
+        return try completion.relabelEdges(depth, keeping: confidence.map { $0 == .high }, relabel)
     }
 
     /// Keep verified samples: the filtered output agrees with each within its noise.

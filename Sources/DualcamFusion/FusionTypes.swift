@@ -45,19 +45,15 @@ public struct FusionInput: Sendable {
     /// Per-pixel predicted relative depth noise sigma_Z / Z of the stereo
     /// (`StereoDepthResult.relativeDepthSigma`, uncalibrated; NaN or nil: unknown).
     public var stereoRelativeSigma: [Float]?
-    /// How far, in pixels of `size`, the stereo's matching can carry a
-    /// surface past its depth edge (`TeleStereo.edgeReach`; nil: unknown).
-    public var stereoEdgeReachPixels: Double?
 
     public init(size: PixelSize, guideRGB: [UInt8], samples: [MetricSample], stereo: [Float]? = nil,
-                stereoConfidence: [Float]? = nil, stereoRelativeSigma: [Float]? = nil, stereoEdgeReachPixels: Double? = nil) {
+                stereoConfidence: [Float]? = nil, stereoRelativeSigma: [Float]? = nil) {
         self.size = size
         self.guideRGB = guideRGB
         self.samples = samples
         self.stereo = stereo
         self.stereoConfidence = stereoConfidence
         self.stereoRelativeSigma = stereoRelativeSigma
-        self.stereoEdgeReachPixels = stereoEdgeReachPixels
     }
 }
 

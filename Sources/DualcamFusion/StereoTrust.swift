@@ -15,42 +15,22 @@ import DualcamStereo
 /// sigma_s(z) / z: s the predicted relative depth sigma sigma_Z / Z, z = 1/v
 /// its depth from D + R, sigma_s the samples' noise (`SampleNoise`).
 ///
-/// The relabelling leaves kept pixels (their side of a depth edge: the local
-/// planes may still refine their value, within 3 % of it) where the
-/// stereo's edge reach is below one output pixel
-/// (`TeleStereo.edgeReach` < `maximumEdgeReachPixels`): its matches then
-/// place a depth edge within the pixel, which the relabelling's colour vote
-/// over 11x11 pixels does not beat; with a reach of a pixel or more the
-/// matches fatten surfaces across pixels and the vote repairs that
-/// (docs/fusion.md, "Issue 19: the relabelling and precise stereo").
+/// The relabelling runs over kept pixels like any other. (Kept pixels used
+/// to keep their side there when the stereo's edge reach was below one
+/// pixel of the fusion grid; on the finer fusion grid no fixture is below
+/// it and the rule was retired: docs/fusion.md, "Issue 19: fusing on a
+/// finer grid".)
 public struct StereoTrust: Sendable, Equatable {
     /// Measured RMS error over predicted sigma (`DisparityNoise.calibration`).
     public var calibration = Double(DisparityNoise.calibration)
     /// Kept where the stereo is predicted at least as precise as one sample.
     public var samplesNoiseFraction = 1.0
-    /// Kept pixels keep their value through the relabelling below this edge reach (pixels).
-    public var maximumEdgeReachPixels = 1.0
-
     public init() {}
-
-    /// Whether kept pixels keep their value through the relabelling, for stereo of edge reach `reach` (nil: unknown, no).
-    func keepsThroughRelabelling(edgeReachPixels reach: Double?) -> Bool {
-        guard let reach else { return false }
-        return reach < maximumEdgeReachPixels
-    }
 
     /// Replaces `inverse` by `corrected` where the stereo is kept; returns
     /// how many pixels it kept.
     @discardableResult
     func apply(_ inverse: inout [Float], corrected: [Float], relativeSigma: [Float], noise: SampleNoise) -> Int {
-        var kept = [Bool]()
-        return apply(&inverse, corrected: corrected, relativeSigma: relativeSigma, noise: noise, kept: &kept)
-    }
-
-    /// `apply`, marking the kept pixels in `kept` (resized to the map's count when it differs).
-    @discardableResult
-    func apply(_ inverse: inout [Float], corrected: [Float], relativeSigma: [Float], noise: SampleNoise, kept mask: inout [Bool]) -> Int {
-        if mask.count != inverse.count { mask = [Bool](repeating: false, count: inverse.count) }
         let k = Float(calibration), fraction = Float(samplesNoiseFraction)
         let absolute = Float(noise.absoluteMetres), relative = Float(noise.relative)
         var kept = 0
@@ -61,7 +41,6 @@ public struct StereoTrust: Sendable, Equatable {
                 // sigma_s(z) / z with z = 1 / v: absolute v + relative.
                 guard k * s <= fraction * (absolute * v + relative) else { continue }
                 inverse[p] = v
-                mask[p] = true
                 kept += 1
             }
         }

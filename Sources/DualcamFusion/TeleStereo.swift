@@ -49,23 +49,12 @@ public enum TeleStereo {
     }
 
     /// The stereo for fusion on the fusion grid (`fusionSize`): its depth
-    /// map, confidence, predicted relative depth noise
-    /// (`StereoDepthResult.relativeDepthSigma`) and edge reach (`edgeReach`,
-    /// in `map`'s pixels).
+    /// map, confidence and predicted relative depth noise
+    /// (`StereoDepthResult.relativeDepthSigma`).
     public struct Output: Sendable {
         public let map: DepthMap
         public let confidence: [Float]
         public let relativeSigma: [Float]?
-        public let edgeReachPixels: Double
-    }
-
-    /// How far a match can carry a surface past its depth edge (edge
-    /// fattening), in the map's pixels: the block's radius (b - 1) / 2 in
-    /// rectified pixels over the rectified pixels per map pixel,
-    /// f_rectified / f_map. (Aloe: 4 / 3 on the 640x554 grid of a 320x277
-    /// output, 2 at native; the room at 1280x960, 1.)
-    static func edgeReach(blockSize: Int, rectifiedFocal: Double, outputFocal: Double) -> Double {
-        Double(blockSize - 1) / 2 / (rectifiedFocal / outputFocal)
     }
 
     public static func compute(rig: Rig, wide: Image, tele: Image, wideIntrinsics: Intrinsics? = nil,
@@ -93,8 +82,6 @@ public enum TeleStereo {
         // Depth (not pixel disparity): Z along the wide axis differs from the
         // rectified camera's by a per-pixel factor, so 1/Z is what is affine.
         let map = try DepthMap(size: result.size, values: result.depthMetres, type: .depth, accuracy: .relative)
-        let reach = edgeReach(blockSize: options.blockSize, rectifiedFocal: result.rectification.intrinsics.fx,
-                              outputFocal: result.intrinsics.fx)
-        return Output(map: map, confidence: result.confidence, relativeSigma: result.relativeDepthSigma, edgeReachPixels: reach)
+        return Output(map: map, confidence: result.confidence, relativeSigma: result.relativeDepthSigma)
     }
 }

@@ -29,23 +29,12 @@ final class StereoTrustTests: XCTestCase {
         XCTAssertEqual(inverse, [0.25, 1])
     }
 
-    func testMarksKeptPixels() {
+    /// Only kept pixels change; an unknown stereo value keeps the completion's.
+    func testReplacesOnlyKeptPixels() {
         let noise = SampleNoise(absoluteMetres: 0, relative: 0.01)
         var inverse: [Float] = [1, 1, 1]
-        var kept = [Bool]()
-        let count = StereoTrust().apply(&inverse, corrected: [0.25, 0.25, .nan], relativeSigma: [0.001, 0.01, 0.001],
-                                        noise: noise, kept: &kept)
+        let count = StereoTrust().apply(&inverse, corrected: [0.25, 0.25, .nan], relativeSigma: [0.001, 0.01, 0.001], noise: noise)
         XCTAssertEqual(count, 1)
-        XCTAssertEqual(kept, [true, false, false])
-    }
-
-    /// Kept pixels keep their value through the relabelling only where the
-    /// stereo's edge reach is below one output pixel.
-    func testRelabellingLeavesKeptPixelsBelowAPixelOfEdgeReach() {
-        let trust = StereoTrust()
-        XCTAssertTrue(trust.keepsThroughRelabelling(edgeReachPixels: 2.0 / 3))
-        XCTAssertFalse(trust.keepsThroughRelabelling(edgeReachPixels: 1))
-        XCTAssertFalse(trust.keepsThroughRelabelling(edgeReachPixels: 2))
-        XCTAssertFalse(trust.keepsThroughRelabelling(edgeReachPixels: nil))
+        XCTAssertEqual(inverse, [0.25, 1, 1])
     }
 }
