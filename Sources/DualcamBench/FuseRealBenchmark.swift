@@ -18,8 +18,8 @@ import Foundation
 enum FuseRealBenchmark {
     static func run(runs: Int) throws -> BenchmarkResult {
         var table = [
-            "| case | fused AbsRel % / RMSE m | interior AbsRel % | nearest AbsRel % | aligned stereo AbsRel % (coverage) / fused there | aligned SGBM AbsRel % (coverage) / fused there | beyond 5.1 m AbsRel % | verified off > 3 sigma | ms |",
-            "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+            "| case | fused AbsRel % / RMSE m | interior AbsRel % | nearest AbsRel % | aligned stereo AbsRel % (coverage) / fused there | aligned SGBM AbsRel % (coverage) / fused there | beyond 5.1 m AbsRel % | verified off > 3 sigma | unfiltered coverage / AbsRel % | ms |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
         ]
         var figures: [String: Double] = [:]
         func add(_ label: String, _ scene: FusionYardstick, _ run: FusionYardstickRun) throws {
@@ -37,10 +37,11 @@ enum FuseRealBenchmark {
                 figures["\(label) beyond 5.1 m AbsRel %"] = 100 * e.meanAbsoluteRelativeError
             }
             let all = run.fused.all
-            table.append(String(format: "| %@ | %.2f / %.3f | %.2f | %.2f | %@ | %@ | %@ | %d of %d | %.0f |", label,
+            table.append(String(format: "| %@ | %.2f / %.3f | %.2f | %.2f | %@ | %@ | %@ | %d of %d | %.3f / %.2f | %.0f |", label,
                                 100 * all.meanAbsoluteRelativeError, all.rmseMetres, 100 * run.fused.interior.meanAbsoluteRelativeError,
                                 100 * run.nearest.meanAbsoluteRelativeError, pair(run.alignedStereo, run.fusedOnStereo),
-                                pair(run.alignedSGBM, run.fusedOnSGBM), beyond, run.verifiedOffNoise, run.verified, run.milliseconds))
+                                pair(run.alignedSGBM, run.fusedOnSGBM), beyond, run.verifiedOffNoise, run.verified,
+                                run.unfiltered.coverage, 100 * run.unfiltered.meanAbsoluteRelativeError, run.milliseconds))
             figures["\(label) fused AbsRel %"] = 100 * all.meanAbsoluteRelativeError
             figures["\(label) nearest AbsRel %"] = 100 * run.nearest.meanAbsoluteRelativeError
             if let s = run.alignedSGBM { figures["\(label) aligned SGBM AbsRel %"] = 100 * s.meanAbsoluteRelativeError }

@@ -12,7 +12,8 @@ import Foundation
 /// the truth on the output grid:
 /// - nearest-sample fill: every pixel takes the depth of the nearest sample
 ///   (4-connected flood from all samples, outliers included);
-/// - aligned stereo: the stereo the fusion used with the fusion's global
+/// - aligned stereo: the stereo the fusion used (area-resized from its
+///   fusion grid to the output) with the fusion's global
 ///   scale/shift, kept where it falls within the range the fusion keeps it
 ///   in (`FusionResult.stereoInverseRange`; its own pixels, the fused map
 ///   scored on the same pixels);
@@ -30,6 +31,8 @@ public struct FusionYardstickRun: Sendable {
     public var outputSize: PixelSize
     public var fused: DepthErrorSplit
     public var nearest: DepthErrors
+    /// The unfiltered map (high confidence only): its coverage and error.
+    public var unfiltered: DepthErrors
     public var alignedStereo: DepthErrors?
     public var fusedOnStereo: DepthErrors?
     public var alignedSGBM: DepthErrors?
@@ -72,6 +75,7 @@ extension FusionYardstick {
         let fused = try DepthMetrics.compareSplit(
             estimate: try DepthMap(size: outputSize, values: result.filteredDepth, type: .depth),
             truth: try DepthMap(size: outputSize, values: truth, type: .depth), bandRadius: 2)
+        let unfiltered = try DepthMetrics.compare(estimateMetres: result.unfilteredDepth, truthMetres: truth, size: outputSize)
         let nearestDepth = nearestSampleFill(outputSize)
         let nearest = try DepthMetrics.compare(estimateMetres: nearestDepth, truthMetres: truth, size: outputSize)
         var alignedStereo: DepthErrors?, fusedOnStereo: DepthErrors?, alignedStereoDepth: [Float]?
@@ -102,7 +106,8 @@ extension FusionYardstick {
             if !(abs(z - s.depthMetres) <= 3 * noiseSigma(s.depthMetres)) { off += 1 }
         }
         return FusionYardstickRun(
-            label: "\(name) \(outputSize)", outputSize: outputSize, fused: fused, nearest: nearest, alignedStereo: alignedStereo,
+            label: "\(name) \(outputSize)", outputSize: outputSize, fused: fused, nearest: nearest, unfiltered: unfiltered,
+            alignedStereo: alignedStereo,
             fusedOnStereo: fusedOnStereo, alignedSGBM: alignedSGBM, fusedOnSGBM: fusedOnSGBM, nearestDepth: nearestDepth,
             alignedStereoDepth: alignedStereoDepth, alignedSGBMDepth: sgbmDepth, verified: verified,
             verifiedOffNoise: off, milliseconds: milliseconds, outcome: outcome, truth: truth)

@@ -1,7 +1,7 @@
 import DualcamGeometry
 
 /// Reduces a fusion result made on a grid finer than the output (the
-/// request's `fusionSize`) to the output grid, without mixed values.
+/// request's `fusionSize`) to the output grid.
 ///
 /// Footprint: fine pixel i (centre i + 0.5) belongs to output pixel
 /// floor((i + 0.5) W_out / W_fine), per axis, so each fine pixel counts
@@ -10,19 +10,23 @@ import DualcamGeometry
 /// Depth: the median in inverse depth (1/z, the fusion's working quantity)
 /// of the footprint's finite values; with an even count, the mean of the
 /// two middle inverses. Where a footprint spans a depth edge the output
-/// pixel takes the surface covering most of it, not a depth between the two
-/// surfaces that neither has (what an area mean gives): the output keeps the
-/// centre ray's surface in the footprint's majority, as the renders' truth
-/// is defined.
+/// pixel takes the surface covering most of it rather than a depth between
+/// the two (what an area mean gives), as the renders' centre-ray truth
+/// does; only a footprint split evenly between two surfaces takes the
+/// middle of their inverse depths.
 ///
-/// Confidence: the lower median level (the level that at least half of the
-/// footprint reaches, counting from the top: at a ratio of 2, high needs 3
-/// of the 4). The unfiltered map stays what `FusionResult` defines: the
-/// filtered depth where confidence is high, NaN elsewhere. Samples move to the output grid,
+/// Confidence: the highest level that more than half of the footprint
+/// reaches (at a ratio of 2, high needs 3 of the 4). Then the stages that
+/// hold at a sample's own pixel hold at the output too: a verified sample's
+/// output pixel is clamped to within `keepVerifiedSigmas` noise sigmas of it
+/// (`KeepVerifiedSamples`), and the output pixel of an outlier or
+/// unverified sample is never high (`FusionConfidence`). The unfiltered map
+/// stays what `FusionResult` defines: the filtered depth where confidence is
+/// high, NaN elsewhere. Samples move to the output grid,
 /// x_out = (x_fine + 0.5) W_out / W_fine - 0.5; verdicts, the fit and the
 /// sample noise are the fine grid's.
 enum FusionGridReduction {
-    static func reduce(_ fine: FusionResult, to out: PixelSize) -> FusionResult {
+    static func reduce(_ fine: FusionResult, to out: PixelSize, keepVerifiedSigmas: Double?) -> FusionResult {
         let size = fine.size
         guard size != out else { return fine }
         let columns = footprintIndex(fine: size.width, output: out.width)
@@ -40,6 +44,17 @@ enum FusionGridReduction {
             guard !m.isEmpty else { return .low }
             let levels = m.map { fine.confidence[$0].rawValue }.sorted()
             return FusionConfidenceLevel(rawValue: levels[(levels.count - 1) / 2]) ?? .low
+        }
+        // Each sample's output pixel: the footprint its fine pixel lies in.
+        let pixels = fine.samples.map { s in
+            rows[min(size.height - 1, max(0, Int(s.y.rounded())))] * out.width + columns[min(size.width - 1, max(0, Int(s.x.rounded())))]
+        }
+        if let sigmas = keepVerifiedSigmas {
+            result.filteredDepth = KeepVerifiedSamples.apply(result.filteredDepth, size: out, samples: fine.samples, pixels: pixels,
+                                                             verdicts: fine.verdicts, noise: fine.sampleNoise, sigmas: sigmas)
+        }
+        for i in fine.samples.indices where fine.verdicts[i] != .verified && result.confidence[pixels[i]] == .high {
+            result.confidence[pixels[i]] = .medium
         }
         result.unfilteredDepth = zip(result.filteredDepth, result.confidence).map { $1 == .high ? $0 : .nan }
         let sx = Double(out.width) / Double(size.width), sy = Double(out.height) / Double(size.height)

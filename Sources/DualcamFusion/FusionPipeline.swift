@@ -22,7 +22,7 @@ public struct FusionRequest: Sendable {
     /// The grid the fusion runs on when finer than the output (the output's
     /// aspect, at most `FusionPipeline.maximumFusionScale` times it per axis
     /// and at most the wide size), or nil for the output grid. The result is
-    /// reduced to the output without mixed values (`FusionGridReduction`).
+    /// reduced to the output by footprint medians (`FusionGridReduction`).
     /// `fuse --tele` fuses on `TeleStereo.fusionSize`.
     public var fusionSize: PixelSize?
 
@@ -52,7 +52,7 @@ public struct FusionOutcome: Sendable {
     public var result: FusionResult
     /// The output-size intrinsics.
     public var intrinsics: Intrinsics
-    /// Milliseconds spent resampling the inputs to the output grid.
+    /// Milliseconds spent resampling the inputs to the fusion grid.
     public var prepareMilliseconds: Double
 
     /// A fused map is of high quality when at least this fraction of its
@@ -80,16 +80,21 @@ public enum FusionPipeline {
     public static let maximumFusionScale = 2.0
 
     /// The grid the fusion runs on: the request's `fusionSize` when it is
-    /// finer than the output, else the output.
+    /// finer than the output, else the output. Both are the wide image
+    /// resized, so the fusion size must have the wide image's aspect (within
+    /// a pixel, as `--size` allows), be at most its size, and be finer than
+    /// the output by at most `maximumFusionScale` per axis (a pixel more in
+    /// height for the rounding of the two aspects).
     static func fusionGrid(_ request: FusionRequest, wideSize: PixelSize) throws -> PixelSize {
         let out = request.outputSize
         guard let fine = request.fusionSize, fine != out else { return out }
-        let limit = maximumFusionScale * Double(out.width)
-        guard fine.width > out.width, fine.height >= out.height, Double(fine.width) <= limit + 0.5,
-              fine.width <= wideSize.width, fine.height <= wideSize.height, DepthOutputSize.hasAspect(of: out, fine) else {
+        let scale = maximumFusionScale
+        guard fine.width > out.width, fine.height >= out.height, Double(fine.width) <= scale * Double(out.width),
+              Double(fine.height) <= scale * Double(out.height) + 1, fine.width <= wideSize.width, fine.height <= wideSize.height,
+              DepthOutputSize.hasAspect(of: wideSize, fine) else {
             throw DualcamError.invalidValue(
                 name: "fusion size \(fine)",
-                reason: "expected the output \(out)'s aspect, finer than it, at most \(maximumFusionScale)x it and at most the wide image's \(wideSize)")
+                reason: "expected the wide image \(wideSize)'s aspect, at most its size, and finer than the output \(out) by at most \(scale)x")
         }
         return fine
     }
@@ -145,13 +150,17 @@ public enum FusionPipeline {
         let focal = (intrinsics.fx + intrinsics.fy) / 2
         var fusionOptions = options?(focal) ?? DepthFusion.Options(focalPixels: focal)
         if out != request.outputSize {
+            let ratio = Double(out.width) / Double(request.outputSize.width)
             // The local planes' radius bounds are output pixels: at the cap
             // (sparse samples, a 24x24 grid on Aloe) a plane on the finer
-            // grid would span half the scene it does at the output. The
-            // other pixel constants stay in the fusion grid's pixels: scaled
-            // too, they measured worse (docs/fusion.md, "Issue 19: fusing
-            // on a finer grid").
-            fusionOptions.localPlanes = fusionOptions.localPlanes?.scaled(by: Double(out.width) / Double(request.outputSize.width))
+            // grid would span half the scene it does at the output. So are
+            // the confidence radii (a verified sample's pixel and the eight
+            // around it are high). The other pixel constants stay in the
+            // fusion grid's pixels: scaled too, they measured worse
+            // (docs/fusion.md, "Issue 19: fusing on a finer grid").
+            fusionOptions.localPlanes = fusionOptions.localPlanes?.scaled(by: ratio)
+            fusionOptions.highRadius *= ratio
+            fusionOptions.mediumRadius *= ratio
         }
         let input = FusionInput(size: out, guideRGB: guide.bytes, samples: samples, stereo: stereo, stereoConfidence: stereoConfidence,
                                 stereoRelativeSigma: stereoSigma)
@@ -159,7 +168,8 @@ public enum FusionPipeline {
         guard out != request.outputSize else {
             return FusionOutcome(result: fused, intrinsics: intrinsics, prepareMilliseconds: prepare)
         }
-        return FusionOutcome(result: FusionGridReduction.reduce(fused, to: request.outputSize),
+        return FusionOutcome(result: FusionGridReduction.reduce(fused, to: request.outputSize,
+                                                                keepVerifiedSigmas: fusionOptions.keepVerifiedSigmas),
                              intrinsics: try request.wideIntrinsics.resampled(to: request.outputSize), prepareMilliseconds: prepare)
     }
 }

@@ -31,7 +31,7 @@ public enum FusionConfidenceLevel: UInt8, Sendable {
     case low = 0, medium = 1, high = 2
 }
 
-/// Fusion input, everything in the output pixel grid (row-major, `size`).
+/// Fusion input, everything in the pixel grid the fusion runs on (row-major, `size`).
 public struct FusionInput: Sendable {
     public var size: PixelSize
     /// The wide colour image resampled to `size`, RGB, 8 bits per channel.
@@ -81,7 +81,7 @@ public struct FusionResult: Sendable {
     /// The inverse depths (1/m) the aligned stereo is kept within, [0.5 min, 2 max]
     /// of the used samples' 1/z (`UsedSamples.inverseRange`; nil without stereo).
     public var stereoInverseRange: ClosedRange<Float>?
-    /// The samples fused, in the output grid (`FusionPipeline`: one per pixel).
+    /// The samples fused, in the output grid (`FusionPipeline`: one per pixel of the grid the fusion ran on).
     public var samples: [MetricSample]
     /// One verdict per sample of `samples`.
     public var verdicts: [SampleVerdict]

@@ -14,7 +14,7 @@ import DualcamImaging
 ///
 /// The map is on the fusion grid (`fusionSize`: twice the output per axis,
 /// at most the wide image's size), which `FusionRequest(teleStereo:)` fuses
-/// on and reduces to the output without mixed values: at the output grid an
+/// on and reduces to the output by footprint medians: at the output grid an
 /// area resize averages the stereo across the depth edges inside each output
 /// pixel into depths neither surface has, and the fusion's edge-aware stages
 /// see only mixed colours there (docs/fusion.md, "Issue 19: fusing on a
@@ -23,22 +23,26 @@ import DualcamImaging
 /// what pays is that grid's density (`workingScale`, "Issue 19, the grid
 /// round").
 public enum TeleStereo {
-    /// The rectified grid's density: the matches sample the wide image
-    /// `workingScale` x `StereoDepthOptions.defaultMatchDensity` times as
-    /// densely as the output (at most at the camera's own resolution). At a
-    /// 320x277 output, 1.5 x 2 matches on a 960 px wide rectified grid and
-    /// measured within 0.01-0.06 points of 2 x 2 (1280 px) on the fused map
-    /// at less than half its time (`bench fuse-real`, docs/fusion.md, "Issue
-    /// 19, the grid round", item 4).
+    /// The matches' grid / output grid, per axis: the stereo's rectification
+    /// is the one an output of that size gets (`StereoDepthOptions.matchGridWidth`:
+    /// its automatic density, 2 rectified pixels per pixel above 320 px, at
+    /// most the narrower camera's own focal). At a 320x277 output, 1.5 x 2
+    /// matches on a 960 px wide rectified grid and measured within
+    /// 0.01-0.06 points of 2 x 2 (1280 px) on the fused map at less than
+    /// half its time (`bench fuse-real`, docs/fusion.md, "Issue 19, the grid
+    /// round", item 4).
     public static let workingScale = 1.5
 
     /// The fusion grid / output grid, per axis (`FusionPipeline.maximumFusionScale`).
     public static let fusionScale = FusionPipeline.maximumFusionScale
 
-    /// `scale` times `outputSize`, at most `wideSize`, with the output's aspect ratio.
+    /// `scale` times `outputSize` with the output's aspect ratio; the wide
+    /// size itself when that is not wider; the output when it is at least
+    /// the wide size.
     static func scaledSize(_ outputSize: PixelSize, by scale: Double, wideSize: PixelSize) -> PixelSize {
-        let width = min(wideSize.width, Int((Double(outputSize.width) * scale).rounded()))
-        guard width > outputSize.width else { return outputSize }
+        let width = Int((Double(outputSize.width) * scale).rounded())
+        guard width > outputSize.width, outputSize.width < wideSize.width else { return outputSize }
+        guard width < wideSize.width else { return wideSize }
         let height = Int((Double(width) * Double(outputSize.height) / Double(outputSize.width)).rounded())
         return PixelSize(width: width, height: min(wideSize.height, height))
     }
@@ -62,11 +66,9 @@ public enum TeleStereo {
         var options = StereoDepthOptions()
         options.reference = .wide
         let wideSize = PixelSize(width: wide.width, height: wide.height)
-        let grid = fusionSize(outputSize: outputSize, wideSize: wideSize)
-        // Matches per grid pixel for `workingScale` x the default density per output pixel.
-        let working = scaledSize(outputSize, by: workingScale, wideSize: wideSize)
-        options.outputSize = grid
-        options.matchDensity = StereoDepthOptions.defaultMatchDensity * Double(working.width) / Double(grid.width)
+        // The map on the fusion grid, the rectification of the matching grid.
+        options.outputSize = fusionSize(outputSize: outputSize, wideSize: wideSize)
+        options.matchGridWidth = scaledSize(outputSize, by: workingScale, wideSize: wideSize).width
         options.filtered = false
         // Fusion weighs each value by its own predicted noise (`StereoTrust`).
         options.unfilteredRelativeDepthNoise = nil

@@ -100,9 +100,10 @@ public struct StereoDepthEstimator: @unchecked Sendable {
                 name: "--size \(outputSize)", reason: "the \(reference) image is \(refModel.size); the depth must have its aspect ratio")
         }
         let scale = options.matchScale ?? {
-            let fOut = refModel.intrinsics.fx * Double(outputSize.width) / Double(refModel.size.width)
+            let matchWidth = options.matchGridWidth ?? outputSize.width
+            let fOut = refModel.intrinsics.fx * Double(matchWidth) / Double(refModel.size.width)
             let density = options.matchDensity ?? StereoDepthOptions.automaticMatchDensity(
-                outputWidth: outputSize.width, referenceIsNarrower: reference == probe.narrower)
+                outputWidth: matchWidth, referenceIsNarrower: reference == probe.narrower)
             return min(1, density * fOut / probe.intrinsics.fx)
         }()
         let minDepth = options.minDepthMetres

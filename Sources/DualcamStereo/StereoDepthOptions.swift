@@ -34,6 +34,12 @@ public struct StereoDepthOptions: Sendable, Equatable {
     /// pixel). Aligned to the wider camera only the overlap
     /// is matched, in a rectified window already small, so it keeps 2.
     public var matchDensity: Double?
+    /// The output width that the automatic match scale and density are set
+    /// for; nil: the output's own. A caller that wants its output on a finer
+    /// grid than the one its matches are sized for (`TeleStereo`: the fusion
+    /// grid) sets the matches' grid here, so the rectification is the one
+    /// that grid would get.
+    public var matchGridWidth: Int?
 
     /// The automatic `matchDensity` for an output `width` pixels wide aligned
     /// to the narrower camera or not.
@@ -126,6 +132,9 @@ public struct StereoDepthOptions: Sendable, Equatable {
         }
         guard maxDepthMetres > minDepthMetres, !maxDepthMetres.isNaN else {
             throw DualcamError.invalidValue(name: "--max-depth", reason: "expected more than --min-depth (\(minDepthMetres) m), got \(maxDepthMetres) m")
+        }
+        if let w = matchGridWidth, w <= 0 {
+            throw DualcamError.invalidValue(name: "match grid width", reason: "expected a positive number of pixels, got \(w)")
         }
         if let d = matchDensity, !Self.matchDensityRange.contains(d) {
             throw DualcamError.invalidValue(name: "match density", reason: "expected 0.5 to 4 samples per output pixel, got \(d)")

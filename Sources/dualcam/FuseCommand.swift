@@ -94,7 +94,7 @@ struct FuseCommand: ParsableCommand {
         let stereo = try teleStereo(inputs, wideIntrinsics: wideIntrinsics, outputSize: resolved, minDepth: givenMin,
                                     maxDepth: givenMax, timings: timings)
         let outcome = try timings.measure("fuse") {
-            let request = try stereo.map { FusionRequest(wide: inputs.wide, wideIntrinsics: wideIntrinsics, samples: inputs.samples.samples,
+            let request = stereo.map { FusionRequest(wide: inputs.wide, wideIntrinsics: wideIntrinsics, samples: inputs.samples.samples,
                                                          teleStereo: $0.output, outputSize: resolved) }
                 ?? FusionRequest(wide: inputs.wide, wideIntrinsics: wideIntrinsics, samples: inputs.samples.samples,
                                  stereo: inputs.stereo, outputSize: resolved)

@@ -24,7 +24,7 @@ final class FusionGridReductionTests: XCTestCase {
                           confidence: [.high, .high, .high, .high,
                                        .high, .low, .low, .medium],
                           samples: [MetricSample(x: 1, y: 0.5, depthMetres: 1), MetricSample(x: 3, y: 1, depthMetres: 2)])
-        let out = FusionGridReduction.reduce(fine, to: PixelSize(width: 2, height: 1))
+        let out = FusionGridReduction.reduce(fine, to: PixelSize(width: 2, height: 1), keepVerifiedSigmas: nil)
         XCTAssertEqual(out.size, PixelSize(width: 2, height: 1))
         XCTAssertEqual(out.filteredDepth[0], 1)
         // 1 / mean(1/1, 1/2): the middle of two surfaces only at an even split.
@@ -43,7 +43,7 @@ final class FusionGridReductionTests: XCTestCase {
                           depth: [.nan, 3, .nan, .nan,
                                   .nan, .nan, .nan, -1],
                           confidence: Array(repeating: .low, count: 8), samples: [])
-        let out = FusionGridReduction.reduce(fine, to: PixelSize(width: 2, height: 1))
+        let out = FusionGridReduction.reduce(fine, to: PixelSize(width: 2, height: 1), keepVerifiedSigmas: nil)
         XCTAssertEqual(out.filteredDepth[0], 3)
         XCTAssertTrue(out.filteredDepth[1].isNaN)
         XCTAssertEqual(out.confidence, [.low, .low])
@@ -108,11 +108,44 @@ final class FusionGridReductionTests: XCTestCase {
                 XCTAssertTrue("\($0)".contains("fusion size \(bad)"), "\($0)")
             }
         }
-        // The output itself, or nil: the output grid.
-        let same = try FusionPipeline.run(FusionRequest(wide: wide, wideIntrinsics: k, samples: samples, outputSize: output,
-                                                        fusionSize: output))
-        let none = try FusionPipeline.run(FusionRequest(wide: wide, wideIntrinsics: k, samples: samples, outputSize: output))
-        XCTAssertEqual(same.result.filteredDepth, none.result.filteredDepth)
+    }
+
+    /// A verified sample's output pixel is clamped to within 3 sigma of it
+    /// (its fine pixel was; the median of its footprint need not be), and an
+    /// outlier's output pixel is never high.
+    func testSamplesOwnOutputPixelsKeepTheirGuarantees() {
+        var fine = result(size: PixelSize(width: 4, height: 2),
+                          depth: [2, 2, 3, 3,
+                                  2, 1, 3, 3],
+                          confidence: Array(repeating: .high, count: 8),
+                          samples: [MetricSample(x: 1, y: 1, depthMetres: 1), MetricSample(x: 2, y: 0, depthMetres: 5)])
+        fine.verdicts = [.verified, .outlier]
+        let kept = FusionGridReduction.reduce(fine, to: PixelSize(width: 2, height: 1), keepVerifiedSigmas: 3)
+        // Noise 1 cm: the verified sample at 1 m holds its pixel within 3 cm; the median was 2 m.
+        XCTAssertEqual(kept.filteredDepth[0], 1.03, accuracy: 1e-6)
+        XCTAssertEqual(kept.confidence, [.high, .medium])
+        XCTAssertEqual(kept.unfilteredDepth[0], kept.filteredDepth[0])
+        XCTAssertTrue(kept.unfilteredDepth[1].isNaN)
+        let free = FusionGridReduction.reduce(fine, to: PixelSize(width: 2, height: 1), keepVerifiedSigmas: nil)
+        XCTAssertEqual(free.filteredDepth[0], 2)
+        XCTAssertEqual(free.filteredDepth[1], 3)
+    }
+
+    /// A fusion grid at the wide size for an output a pixel off its aspect
+    /// (as `--size` allows) is accepted: `TeleStereo.fusionSize` returns the
+    /// wide size whenever twice the output reaches it.
+    func testTheWideSizeIsAValidFusionGridForAnAcceptedOutput() throws {
+        let size = PixelSize(width: 64, height: 48)
+        let wide = try Image(width: size.width, height: size.height, channels: 3,
+                             pixels: (0..<(size.width * size.height * 3)).map { UInt8($0 % 251) })
+        let k = try Intrinsics(fx: 60, fy: 60, cx: 31.5, cy: 23.5, referenceSize: size)
+        let samples = [DepthSample(x: 10, y: 10, depthMetres: 2), DepthSample(x: 40, y: 30, depthMetres: 3)]
+        let output = PixelSize(width: 33, height: 25)
+        XCTAssertEqual(TeleStereo.fusionSize(outputSize: output, wideSize: size), size)
+        let outcome = try FusionPipeline.run(FusionRequest(wide: wide, wideIntrinsics: k, samples: samples, outputSize: output,
+                                                           fusionSize: size))
+        XCTAssertEqual(outcome.result.size, output)
+        XCTAssertEqual(outcome.intrinsics, try k.resampled(to: output))
     }
 
     private func result(size: PixelSize, depth: [Float], confidence: [FusionConfidenceLevel], samples: [MetricSample]) -> FusionResult {

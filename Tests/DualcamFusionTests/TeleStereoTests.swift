@@ -15,6 +15,8 @@ final class TeleStereoTests: XCTestCase {
         // 2 x 900 is beyond the wide image: its size.
         XCTAssertEqual(TeleStereo.fusionSize(outputSize: PixelSize(width: 900, height: 779), wideSize: wide),
                        PixelSize(width: 1282, height: 1110))
+        // An output a pixel off the wide aspect (641x556 of 1282x1110, which `--size` accepts): the wide size.
+        XCTAssertEqual(TeleStereo.fusionSize(outputSize: PixelSize(width: 641, height: 556), wideSize: wide), wide)
         // At (or above) the wide size the output grid itself.
         XCTAssertEqual(TeleStereo.fusionSize(outputSize: wide, wideSize: wide), wide)
         XCTAssertEqual(TeleStereo.scaledSize(PixelSize(width: 2564, height: 2220), by: 1.5, wideSize: wide),

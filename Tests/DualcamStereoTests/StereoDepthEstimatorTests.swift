@@ -138,6 +138,32 @@ final class StereoDepthEstimatorTests: XCTestCase {
         XCTAssertThrowsError(try StereoDepthEstimator(rig: pair.rig, wideSize: pair.wide.size, teleSize: pair.tele.size, options: options))
     }
 
+    /// `matchGridWidth`: an output on a finer grid keeps the rectification
+    /// (and disparity search) that an output of the match grid's width gets,
+    /// for both references and at streaming widths where the automatic
+    /// density depends on the reference (`TeleStereo` uses it for fusion).
+    func testMatchGridWidthKeepsTheRectificationOfThatWidth() throws {
+        let pair = try DepthFixtures.pair("room", size: Self.size)
+        for reference in [FrameName.wide, .tele] {
+            for (match, fine) in [(PixelSize(width: 160, height: 120), PixelSize(width: 320, height: 240)),
+                                  (PixelSize(width: 480, height: 360), PixelSize(width: 640, height: 480))] {
+                let reference_ = try estimator(pair, reference: reference, output: match)
+                var options = StereoDepthOptions()
+                options.reference = reference
+                options.outputSize = fine
+                options.matchGridWidth = match.width
+                let finer = try StereoDepthEstimator(rig: pair.rig, wideSize: pair.wide.size, teleSize: pair.tele.size, options: options)
+                XCTAssertEqual(finer.rectification.intrinsics.fx, reference_.rectification.intrinsics.fx, accuracy: 1e-9, "\(reference) \(match)")
+                XCTAssertEqual(finer.rectification.size, reference_.rectification.size, "\(reference) \(match)")
+                XCTAssertEqual(finer.alignment.outputIntrinsics.fx / reference_.alignment.outputIntrinsics.fx,
+                               Double(fine.width) / Double(match.width), accuracy: 1e-9)
+            }
+        }
+        var options = StereoDepthOptions()
+        options.matchGridWidth = 0
+        XCTAssertThrowsError(try StereoDepthEstimator(rig: pair.rig, wideSize: pair.wide.size, teleSize: pair.tele.size, options: options))
+    }
+
     /// `outputGrid` picks the output K: scaled (the default, the
     /// reference-dimensions rule) or resampled (the grid of the reference
     /// image resized by OpenCV, 0.5 (1 - s) px apart); the focal lengths agree.
