@@ -24,7 +24,15 @@ enum FusionConfidence {
                 levels[p] = .medium
             }
         }
-        // High: within highRadius of a trusted verified sample whose value the output reproduces.
+        markHigh(&levels, size: size, inverse: inverse, samples: samples, pixels: pixels, verdicts: verdicts, options: options)
+        return levels
+    }
+
+    /// High: within `highRadius` of a trusted verified sample whose value the
+    /// output reproduces; the pixel of an outlier or unverified sample is
+    /// never high. (`FusionGridReduction` applies it again on the output grid.)
+    static func markHigh(_ levels: inout [FusionConfidenceLevel], size: PixelSize, inverse: [Float], samples: [MetricSample],
+                         pixels: [Int], verdicts: [SampleVerdict], options: DepthFusion.Options) {
         let r = Int(options.highRadius.rounded(.down)), r2 = options.highRadius * options.highRadius
         // The tolerance is relative (|dv| / v ~ |dz| / z) and never below the
         // samples' own noise (`highNoiseSigmas` sigma): near by, 1 cm is more than
@@ -46,6 +54,5 @@ enum FusionConfidence {
         for i in samples.indices where verdicts[i] != .verified && levels[pixels[i]] == .high {
             levels[pixels[i]] = .medium
         }
-        return levels
     }
 }

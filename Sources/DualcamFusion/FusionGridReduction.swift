@@ -15,18 +15,21 @@ import DualcamGeometry
 /// does; only a footprint split evenly between two surfaces takes the
 /// middle of their inverse depths.
 ///
-/// Confidence: the highest level that more than half of the footprint
-/// reaches (at a ratio of 2, high needs 3 of the 4). Then the stages that
-/// hold at a sample's own pixel hold at the output too: a verified sample's
-/// output pixel is clamped to within `keepVerifiedSigmas` noise sigmas of it
-/// (`KeepVerifiedSamples`), and the output pixel of an outlier or
-/// unverified sample is never high (`FusionConfidence`). The unfiltered map
-/// stays what `FusionResult` defines: the filtered depth where confidence is
-/// high, NaN elsewhere. Samples move to the output grid,
-/// x_out = (x_fine + 0.5) W_out / W_fine - 0.5; verdicts, the fit and the
+/// Confidence is decided again on the output grid, as `DepthFusion` decides
+/// it (`FusionConfidence`, with the output's `options`): medium where more
+/// than half of the footprint is at least medium, high within `highRadius`
+/// output pixels of a verified sample whose value the output pixel
+/// reproduces, never high at an outlier's or unverified sample's pixel. A
+/// verified sample's output pixel is clamped to within `keepVerifiedSigmas`
+/// noise sigmas of it (`KeepVerifiedSamples`), as its fine pixel was. The
+/// unfiltered map stays what `FusionResult` defines: the filtered depth
+/// where confidence is high, NaN elsewhere. Samples move to the output
+/// grid, x_out = (x_fine + 0.5) W_out / W_fine - 0.5, each on the output
+/// pixel whose footprint holds its fine pixel; verdicts, the fit and the
 /// sample noise are the fine grid's.
 enum FusionGridReduction {
-    static func reduce(_ fine: FusionResult, to out: PixelSize, keepVerifiedSigmas: Double?) -> FusionResult {
+    /// `options`: the fusion's options in output pixels.
+    static func reduce(_ fine: FusionResult, to out: PixelSize, options: DepthFusion.Options) -> FusionResult {
         let size = fine.size
         guard size != out else { return fine }
         let columns = footprintIndex(fine: size.width, output: out.width)
@@ -40,22 +43,24 @@ enum FusionGridReduction {
         var result = fine
         result.size = out
         result.filteredDepth = members.map { medianDepth($0, fine.filteredDepth) }
-        result.confidence = members.map { m in
-            guard !m.isEmpty else { return .low }
-            let levels = m.map { fine.confidence[$0].rawValue }.sorted()
-            return FusionConfidenceLevel(rawValue: levels[(levels.count - 1) / 2]) ?? .low
-        }
         // Each sample's output pixel: the footprint its fine pixel lies in.
         let pixels = fine.samples.map { s in
             rows[min(size.height - 1, max(0, Int(s.y.rounded())))] * out.width + columns[min(size.width - 1, max(0, Int(s.x.rounded())))]
         }
-        if let sigmas = keepVerifiedSigmas {
+        if let sigmas = options.keepVerifiedSigmas {
             result.filteredDepth = KeepVerifiedSamples.apply(result.filteredDepth, size: out, samples: fine.samples, pixels: pixels,
                                                              verdicts: fine.verdicts, noise: fine.sampleNoise, sigmas: sigmas)
         }
-        for i in fine.samples.indices where fine.verdicts[i] != .verified && result.confidence[pixels[i]] == .high {
-            result.confidence[pixels[i]] = .medium
+        // Medium where more than half of the footprint is; high decided on the output.
+        var levels: [FusionConfidenceLevel] = members.map { m in
+            guard !m.isEmpty else { return .low }
+            let sorted = m.map { min(fine.confidence[$0].rawValue, FusionConfidenceLevel.medium.rawValue) }.sorted()
+            return FusionConfidenceLevel(rawValue: sorted[(sorted.count - 1) / 2]) ?? .low
         }
+        let inverse = result.filteredDepth.map { $0.isFinite && $0 > 0 ? 1 / $0 : Float.nan }
+        FusionConfidence.markHigh(&levels, size: out, inverse: inverse, samples: fine.samples, pixels: pixels,
+                                  verdicts: fine.verdicts, options: options)
+        result.confidence = levels
         result.unfilteredDepth = zip(result.filteredDepth, result.confidence).map { $1 == .high ? $0 : .nan }
         let sx = Double(out.width) / Double(size.width), sy = Double(out.height) / Double(size.height)
         result.samples = fine.samples.map { s in

@@ -153,14 +153,12 @@ public enum FusionPipeline {
             let ratio = Double(out.width) / Double(request.outputSize.width)
             // The local planes' radius bounds are output pixels: at the cap
             // (sparse samples, a 24x24 grid on Aloe) a plane on the finer
-            // grid would span half the scene it does at the output. So are
-            // the confidence radii (a verified sample's pixel and the eight
-            // around it are high). The other pixel constants stay in the
-            // fusion grid's pixels: scaled too, they measured worse
-            // (docs/fusion.md, "Issue 19: fusing on a finer grid").
+            // grid would span half the scene it does at the output. The
+            // other pixel constants stay in the fusion grid's pixels: scaled
+            // too, they measured worse (docs/fusion.md, "Issue 19: fusing
+            // on a finer grid"); the reduction decides confidence again in
+            // output pixels.
             fusionOptions.localPlanes = fusionOptions.localPlanes?.scaled(by: ratio)
-            fusionOptions.highRadius *= ratio
-            fusionOptions.mediumRadius *= ratio
         }
         let input = FusionInput(size: out, guideRGB: guide.bytes, samples: samples, stereo: stereo, stereoConfidence: stereoConfidence,
                                 stereoRelativeSigma: stereoSigma)
@@ -168,8 +166,7 @@ public enum FusionPipeline {
         guard out != request.outputSize else {
             return FusionOutcome(result: fused, intrinsics: intrinsics, prepareMilliseconds: prepare)
         }
-        return FusionOutcome(result: FusionGridReduction.reduce(fused, to: request.outputSize,
-                                                                keepVerifiedSigmas: fusionOptions.keepVerifiedSigmas),
+        return FusionOutcome(result: FusionGridReduction.reduce(fused, to: request.outputSize, options: fusionOptions),
                              intrinsics: try request.wideIntrinsics.resampled(to: request.outputSize), prepareMilliseconds: prepare)
     }
 }

@@ -24,12 +24,14 @@ final class FusionGridReductionTests: XCTestCase {
                           confidence: [.high, .high, .high, .high,
                                        .high, .low, .low, .medium],
                           samples: [MetricSample(x: 1, y: 0.5, depthMetres: 1), MetricSample(x: 3, y: 1, depthMetres: 2)])
-        let out = FusionGridReduction.reduce(fine, to: PixelSize(width: 2, height: 1), keepVerifiedSigmas: nil)
+        let out = FusionGridReduction.reduce(fine, to: PixelSize(width: 2, height: 1), options: Self.options(keepVerified: nil))
         XCTAssertEqual(out.size, PixelSize(width: 2, height: 1))
         XCTAssertEqual(out.filteredDepth[0], 1)
         // 1 / mean(1/1, 1/2): the middle of two surfaces only at an even split.
         XCTAssertEqual(out.filteredDepth[1], 4.0 / 3, accuracy: 1e-6)
-        // Three of four high -> high; two high, one medium, one low -> medium.
+        // Decided on the output: the verified sample at 1 m is reproduced by
+        // its output pixel (high); the right one reproduces no sample and
+        // more than half of its footprint is at least medium.
         XCTAssertEqual(out.confidence, [.high, .medium])
         XCTAssertEqual(out.unfilteredDepth[0], 1)
         XCTAssertTrue(out.unfilteredDepth[1].isNaN)
@@ -43,7 +45,7 @@ final class FusionGridReductionTests: XCTestCase {
                           depth: [.nan, 3, .nan, .nan,
                                   .nan, .nan, .nan, -1],
                           confidence: Array(repeating: .low, count: 8), samples: [])
-        let out = FusionGridReduction.reduce(fine, to: PixelSize(width: 2, height: 1), keepVerifiedSigmas: nil)
+        let out = FusionGridReduction.reduce(fine, to: PixelSize(width: 2, height: 1), options: Self.options(keepVerified: nil))
         XCTAssertEqual(out.filteredDepth[0], 3)
         XCTAssertTrue(out.filteredDepth[1].isNaN)
         XCTAssertEqual(out.confidence, [.low, .low])
@@ -112,23 +114,30 @@ final class FusionGridReductionTests: XCTestCase {
 
     /// A verified sample's output pixel is clamped to within 3 sigma of it
     /// (its fine pixel was; the median of its footprint need not be), and an
-    /// outlier's output pixel is never high.
+    /// outlier's output pixel is never high, though a verified sample there
+    /// would make it so.
     func testSamplesOwnOutputPixelsKeepTheirGuarantees() {
         var fine = result(size: PixelSize(width: 4, height: 2),
                           depth: [2, 2, 3, 3,
                                   2, 1, 3, 3],
                           confidence: Array(repeating: .high, count: 8),
-                          samples: [MetricSample(x: 1, y: 1, depthMetres: 1), MetricSample(x: 2, y: 0, depthMetres: 5)])
-        fine.verdicts = [.verified, .outlier]
-        let kept = FusionGridReduction.reduce(fine, to: PixelSize(width: 2, height: 1), keepVerifiedSigmas: 3)
-        // Noise 1 cm: the verified sample at 1 m holds its pixel within 3 cm; the median was 2 m.
+                          samples: [MetricSample(x: 1, y: 1, depthMetres: 1), MetricSample(x: 3, y: 1, depthMetres: 3),
+                                    MetricSample(x: 2, y: 0, depthMetres: 5)])
+        fine.verdicts = [.verified, .verified, .outlier]
+        let kept = FusionGridReduction.reduce(fine, to: PixelSize(width: 2, height: 1), options: Self.options(keepVerified: 3))
+        // Noise 1 cm: the verified sample at 1 m holds its pixel within 3 cm
+        // (the median was 2 m), beyond high's 2 sigma.
         XCTAssertEqual(kept.filteredDepth[0], 1.03, accuracy: 1e-6)
-        XCTAssertEqual(kept.confidence, [.high, .medium])
-        XCTAssertEqual(kept.unfilteredDepth[0], kept.filteredDepth[0])
-        XCTAssertTrue(kept.unfilteredDepth[1].isNaN)
-        let free = FusionGridReduction.reduce(fine, to: PixelSize(width: 2, height: 1), keepVerifiedSigmas: nil)
+        XCTAssertEqual(kept.filteredDepth[1], 3)
+        XCTAssertEqual(kept.confidence, [.medium, .medium])
+        XCTAssertTrue(kept.unfilteredDepth.allSatisfy(\.isNaN))
+        fine.verdicts = [.verified, .verified, .verified]
+        fine.samples[2].depthMetres = 3
+        let noOutlier = FusionGridReduction.reduce(fine, to: PixelSize(width: 2, height: 1), options: Self.options(keepVerified: 3))
+        XCTAssertEqual(noOutlier.confidence, [.medium, .high])
+        XCTAssertEqual(noOutlier.unfilteredDepth[1], 3)
+        let free = FusionGridReduction.reduce(fine, to: PixelSize(width: 2, height: 1), options: Self.options(keepVerified: nil))
         XCTAssertEqual(free.filteredDepth[0], 2)
-        XCTAssertEqual(free.filteredDepth[1], 3)
     }
 
     /// A fusion grid at the wide size for an output a pixel off its aspect
@@ -146,6 +155,12 @@ final class FusionGridReductionTests: XCTestCase {
                                                            fusionSize: size))
         XCTAssertEqual(outcome.result.size, output)
         XCTAssertEqual(outcome.intrinsics, try k.resampled(to: output))
+    }
+
+    static func options(keepVerified sigmas: Double?) -> DepthFusion.Options {
+        var options = DepthFusion.Options(focalPixels: 100)
+        options.keepVerifiedSigmas = sigmas
+        return options
     }
 
     private func result(size: PixelSize, depth: [Float], confidence: [FusionConfidenceLevel], samples: [MetricSample]) -> FusionResult {
