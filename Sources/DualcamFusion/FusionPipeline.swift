@@ -19,9 +19,10 @@ public struct FusionRequest: Sendable {
     /// The stereo's predicted relative depth noise (`FusionInput.stereoRelativeSigma`), at the stereo's size.
     public var stereoRelativeSigma: [Float]?
     public var outputSize: PixelSize
-    /// The grid the fusion runs on when finer than the output (the output's
-    /// aspect, at most `FusionPipeline.maximumFusionScale` times it per axis
-    /// and at most the wide size), or nil for the output grid. The result is
+    /// The grid the fusion runs on when finer than the output (the wide
+    /// image's aspect, at most `FusionPipeline.maximumFusionScale` times the
+    /// output per axis and at most the wide size: `FusionPipeline.fusionGrid`),
+    /// or nil for the output grid. The result is
     /// reduced to the output by footprint medians (`FusionGridReduction`).
     /// `fuse --tele` fuses on `TeleStereo.fusionSize`.
     public var fusionSize: PixelSize?
