@@ -32,41 +32,49 @@ enum FusionGridReduction {
     static func reduce(_ fine: FusionResult, to out: PixelSize, options: DepthFusion.Options) -> FusionResult {
         let size = fine.size
         guard size != out else { return fine }
-        let columns = footprintIndex(fine: size.width, output: out.width)
-        let rows = footprintIndex(fine: size.height, output: out.height)
-        // Fine pixels of each output pixel, gathered once for every map.
-        var members = [[Int]](repeating: [], count: out.width * out.height)
-        for y in 0..<size.height {
-            let row = rows[y] * out.width
-            for x in 0..<size.width { members[row + columns[x]].append(y * size.width + x) }
-        }
+        let columnOf = footprintIndex(fine: size.width, output: out.width), rowOf = footprintIndex(fine: size.height, output: out.height)
+        let columns = footprintRanges(columnOf, output: out.width), rows = footprintRanges(rowOf, output: out.height)
         var result = fine
         result.size = out
-        result.filteredDepth = members.map { medianDepth($0, fine.filteredDepth) }
+        result.filteredDepth = [Float](repeating: .nan, count: out.width * out.height)
+        var levels = [FusionConfidenceLevel](repeating: .low, count: out.width * out.height)
+        // One scratch buffer for every footprint (at most a few pixels each).
+        var inverse: [Float] = [], footprintLevels: [UInt8] = []
+        for oy in 0..<out.height {
+            for ox in 0..<out.width {
+                inverse.removeAll(keepingCapacity: true)
+                footprintLevels.removeAll(keepingCapacity: true)
+                for y in rows[oy] {
+                    for x in columns[ox] {
+                        let p = y * size.width + x, z = fine.filteredDepth[p]
+                        if z.isFinite && z > 0 { inverse.append(1 / z) }
+                        footprintLevels.append(min(fine.confidence[p].rawValue, FusionConfidenceLevel.medium.rawValue))
+                    }
+                }
+                let o = oy * out.width + ox
+                result.filteredDepth[o] = medianDepth(inverse: &inverse)
+                // Medium where more than half of the footprint is; high decided below.
+                footprintLevels.sort()
+                levels[o] = FusionConfidenceLevel(rawValue: footprintLevels[(footprintLevels.count - 1) / 2]) ?? .low
+            }
+        }
         // Each sample's output pixel: the footprint its fine pixel lies in.
         let pixels = fine.samples.map { s in
-            rows[min(size.height - 1, max(0, Int(s.y.rounded())))] * out.width + columns[min(size.width - 1, max(0, Int(s.x.rounded())))]
+            rowOf[min(size.height - 1, max(0, Int(s.y.rounded())))] * out.width + columnOf[min(size.width - 1, max(0, Int(s.x.rounded())))]
         }
         if let sigmas = options.keepVerifiedSigmas {
             result.filteredDepth = KeepVerifiedSamples.apply(result.filteredDepth, size: out, samples: fine.samples, pixels: pixels,
                                                              verdicts: fine.verdicts, noise: fine.sampleNoise, sigmas: sigmas)
         }
-        // Medium where more than half of the footprint is; high decided on the output.
-        var levels: [FusionConfidenceLevel] = members.map { m in
-            guard !m.isEmpty else { return .low }
-            let sorted = m.map { min(fine.confidence[$0].rawValue, FusionConfidenceLevel.medium.rawValue) }.sorted()
-            return FusionConfidenceLevel(rawValue: sorted[(sorted.count - 1) / 2]) ?? .low
-        }
-        let inverse = result.filteredDepth.map { $0.isFinite && $0 > 0 ? 1 / $0 : Float.nan }
-        FusionConfidence.markHigh(&levels, size: out, inverse: inverse, samples: fine.samples, pixels: pixels,
+        let outputInverse = result.filteredDepth.map { $0.isFinite && $0 > 0 ? 1 / $0 : Float.nan }
+        FusionConfidence.markHigh(&levels, size: out, inverse: outputInverse, samples: fine.samples, pixels: pixels,
                                   verdicts: fine.verdicts, options: options)
         result.confidence = levels
         result.unfilteredDepth = zip(result.filteredDepth, result.confidence).map { $1 == .high ? $0 : .nan }
-        let sx = Double(out.width) / Double(size.width), sy = Double(out.height) / Double(size.height)
+        let grid = PixelGridResampling(from: size, to: out)
         result.samples = fine.samples.map { s in
             var moved = s
-            moved.x = (s.x + 0.5) * sx - 0.5
-            moved.y = (s.y + 0.5) * sy - 0.5
+            (moved.x, moved.y) = grid.target(x: s.x, y: s.y)
             return moved
         }
         return result
@@ -77,11 +85,22 @@ enum FusionGridReduction {
         (0..<fine).map { i in min(output - 1, Int((Double(i) + 0.5) * Double(output) / Double(fine))) }
     }
 
-    /// 1 / median(1/z) over the finite positive values of `indices`; NaN when there is none.
-    static func medianDepth(_ indices: [Int], _ depth: [Float]) -> Float {
-        var inverse: [Float] = []
-        inverse.reserveCapacity(indices.count)
-        for i in indices where depth[i].isFinite && depth[i] > 0 { inverse.append(1 / depth[i]) }
+    /// The fine indices of each output index: contiguous, since
+    /// `footprintIndex` never decreases (every output index gets at least one
+    /// fine index when the fine grid is at least as large).
+    static func footprintRanges(_ index: [Int], output: Int) -> [Range<Int>] {
+        var ranges = [Range<Int>](repeating: 0..<0, count: output)
+        var start = 0
+        for i in index.indices where i == index.count - 1 || index[i + 1] != index[i] {
+            ranges[index[i]] = start..<(i + 1)
+            start = i + 1
+        }
+        return ranges
+    }
+
+    /// 1 / median of the inverse depths `inverse` (sorted in place); with an
+    /// even count the mean of the two middle ones; NaN when there is none.
+    static func medianDepth(inverse: inout [Float]) -> Float {
         guard !inverse.isEmpty else { return .nan }
         inverse.sort()
         let n = inverse.count

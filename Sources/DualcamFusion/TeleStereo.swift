@@ -33,9 +33,6 @@ public enum TeleStereo {
     /// round", item 4).
     public static let workingScale = 1.5
 
-    /// The fusion grid / output grid, per axis (`FusionPipeline.maximumFusionScale`).
-    public static let fusionScale = FusionPipeline.maximumFusionScale
-
     /// `scale` times `outputSize` with the output's aspect ratio; the wide
     /// size itself when that is not wider; the output when it is at least
     /// the wide size.
@@ -47,9 +44,10 @@ public enum TeleStereo {
         return PixelSize(width: width, height: min(wideSize.height, height))
     }
 
-    /// The grid the stereo map is made on and the fusion runs on.
+    /// The grid the stereo map is made on and the fusion runs on:
+    /// `FusionPipeline.maximumFusionScale` times the output per axis.
     public static func fusionSize(outputSize: PixelSize, wideSize: PixelSize) -> PixelSize {
-        scaledSize(outputSize, by: fusionScale, wideSize: wideSize)
+        scaledSize(outputSize, by: FusionPipeline.maximumFusionScale, wideSize: wideSize)
     }
 
     /// The stereo for fusion on the fusion grid (`fusionSize`): its depth

@@ -13,6 +13,7 @@ final class FusionGridReductionTests: XCTestCase {
         XCTAssertEqual(FusionGridReduction.footprintIndex(fine: 8, output: 4), [0, 0, 1, 1, 2, 2, 3, 3])
         // Ratio 1.5: footprints of one and two pixels, every output pixel reached.
         XCTAssertEqual(FusionGridReduction.footprintIndex(fine: 6, output: 4), [0, 1, 1, 2, 3, 3])
+        XCTAssertEqual(FusionGridReduction.footprintRanges([0, 1, 1, 2, 3, 3], output: 4), [0..<1, 1..<3, 3..<4, 4..<6])
     }
 
     /// 4x2 fine pixels -> 2x1: the left footprint has three pixels at 1 m and
@@ -98,11 +99,7 @@ final class FusionGridReductionTests: XCTestCase {
     }
 
     func testAFusionSizeMustBeFinerWithTheOutputsAspectAndAtMostTwice() throws {
-        let size = PixelSize(width: 64, height: 48)
-        let wide = try Image(width: size.width, height: size.height, channels: 3,
-                             pixels: (0..<(size.width * size.height * 3)).map { UInt8($0 % 251) })
-        let k = try Intrinsics(fx: 60, fy: 60, cx: 31.5, cy: 23.5, referenceSize: size)
-        let samples = [DepthSample(x: 10, y: 10, depthMetres: 2), DepthSample(x: 40, y: 30, depthMetres: 3)]
+        let (_, wide, k, samples) = try Self.smallScene()
         let output = PixelSize(width: 16, height: 12)
         for bad in [PixelSize(width: 48, height: 36), PixelSize(width: 32, height: 30), PixelSize(width: 8, height: 6)] {
             XCTAssertThrowsError(try FusionPipeline.run(FusionRequest(wide: wide, wideIntrinsics: k, samples: samples,
@@ -144,17 +141,22 @@ final class FusionGridReductionTests: XCTestCase {
     /// (as `--size` allows) is accepted: `TeleStereo.fusionSize` returns the
     /// wide size whenever twice the output reaches it.
     func testTheWideSizeIsAValidFusionGridForAnAcceptedOutput() throws {
-        let size = PixelSize(width: 64, height: 48)
-        let wide = try Image(width: size.width, height: size.height, channels: 3,
-                             pixels: (0..<(size.width * size.height * 3)).map { UInt8($0 % 251) })
-        let k = try Intrinsics(fx: 60, fy: 60, cx: 31.5, cy: 23.5, referenceSize: size)
-        let samples = [DepthSample(x: 10, y: 10, depthMetres: 2), DepthSample(x: 40, y: 30, depthMetres: 3)]
+        let (size, wide, k, samples) = try Self.smallScene()
         let output = PixelSize(width: 33, height: 25)
         XCTAssertEqual(TeleStereo.fusionSize(outputSize: output, wideSize: size), size)
         let outcome = try FusionPipeline.run(FusionRequest(wide: wide, wideIntrinsics: k, samples: samples, outputSize: output,
                                                            fusionSize: size))
         XCTAssertEqual(outcome.result.size, output)
         XCTAssertEqual(outcome.intrinsics, try k.resampled(to: output))
+    }
+
+    /// A 64x48 wide image of arbitrary texture, its K and two samples.
+    static func smallScene() throws -> (size: PixelSize, wide: Image, k: Intrinsics, samples: [DepthSample]) {
+        let size = PixelSize(width: 64, height: 48)
+        let wide = try Image(width: size.width, height: size.height, channels: 3,
+                             pixels: (0..<(size.width * size.height * 3)).map { UInt8($0 % 251) })
+        let k = try Intrinsics(fx: 60, fy: 60, cx: 31.5, cy: 23.5, referenceSize: size)
+        return (size, wide, k, [DepthSample(x: 10, y: 10, depthMetres: 2), DepthSample(x: 40, y: 30, depthMetres: 3)])
     }
 
     static func options(keepVerified sigmas: Double?) -> DepthFusion.Options {
