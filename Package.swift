@@ -209,6 +209,7 @@ let package = Package(
         .target(name: "V4L2TestSupport", dependencies: ["DualcamV4L2", "CV4L2"], path: "Tests/V4L2TestSupport"),
         .testTarget(name: "DualcamV4L2Tests", dependencies: ["DualcamV4L2", "CV4L2", "V4L2TestSupport", "TestSupport"]),
         .testTarget(name: "DualcamSyncTests", dependencies: ["DualcamSync", "TestSupport"]),
+        .testTarget(name: "DualcamBenchTests", dependencies: ["DualcamBench"]),
         .testTarget(name: "DualcamCaptureTests", dependencies: ["DualcamCapture", "DualcamV4L2", "V4L2TestSupport", "DualcamSync", "DualcamImaging", "DualcamOpenCV", "DualcamSupport", "TestSupport"]),
         .testTarget(name: "DualcamBatchTests", dependencies: ["DualcamBatch", "DualcamCapture", "DualcamImaging", "DualcamSupport", "TestSupport", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "DualcamFuzzingTests", dependencies: ["DualcamFuzzing", "DualcamSupport", "TestSupport"]),

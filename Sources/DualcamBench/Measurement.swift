@@ -29,6 +29,34 @@ public struct Timing: Codable, Sendable {
         return Timing(runs: times)
     }
 
+    /// Times `dualcam` and `reference` in alternating rounds: each runs once
+    /// to warm up, then each round runs both, the order swapped every round
+    /// (ABBA...), so a machine that speeds up or slows down during the
+    /// benchmark (frequency, other load) weighs on both alike. Round i's two
+    /// times are `dualcam.runs[i]` and `reference.runs[i]`
+    /// (`BenchmarkResult.roundRatio`).
+    public static func measureAlternating(runs: Int, dualcam: () throws -> Void,
+                                          reference: () throws -> Void) rethrows -> (dualcam: Timing, reference: Timing) {
+        try dualcam()
+        try reference()
+        var ours: [Double] = [], theirs: [Double] = []
+        func time(_ body: () throws -> Void) rethrows -> Double {
+            let start = DispatchTime.now().uptimeNanoseconds
+            try body()
+            return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+        }
+        for round in 0..<max(1, runs) {
+            if round % 2 == 0 {
+                ours.append(try time(dualcam))
+                theirs.append(try time(reference))
+            } else {
+                theirs.append(try time(reference))
+                ours.append(try time(dualcam))
+            }
+        }
+        return (Timing(runs: ours), Timing(runs: theirs))
+    }
+
     /// `median 12.3 ms (min 11.9, max 13.0, spread ±2.1 %)`.
     public var summary: String {
         String(format: "median %.1f ms (min %.1f, max %.1f, spread ±%.1f %%)", median, minimum, maximum,
@@ -45,13 +73,27 @@ public struct BenchmarkResult: Codable, Sendable {
     public var referenceTiming: Timing
     /// dualcam median / reference median.
     public var ratio: Double { dualcam.median / referenceTiming.median }
+    /// Whether the two timings were taken in alternating rounds
+    /// (`Timing.measureAlternating`); nil or false: one after the other.
+    public var alternatingRounds: Bool?
+    /// With alternating rounds, the median over rounds of dualcam's time /
+    /// the reference's time in the same round, and the rounds' quartiles of
+    /// that ratio: what a machine whose speed drifts between the two blocks
+    /// of runs cannot move. Nil otherwise.
+    public var roundRatio: (median: Double, lower: Double, upper: Double)? {
+        guard alternatingRounds == true, dualcam.runs.count == referenceTiming.runs.count, !dualcam.runs.isEmpty
+        else { return nil }
+        let ratios = zip(dualcam.runs, referenceTiming.runs).map { $0 / $1 }
+        return (Timing.quantile(ratios, 0.5), Timing.quantile(ratios, 0.25), Timing.quantile(ratios, 0.75))
+    }
     /// Other figures the benchmark reports (throughputs, sizes).
     public var figures: [String: Double]
     /// A Markdown table of the figures side by side, for benchmarks that compare several methods.
     public var table: String?
 
     public init(name: String, work: String, reference: String, dualcam: Timing, referenceTiming: Timing,
-                figures: [String: Double], table: String? = nil) {
+                figures: [String: Double], table: String? = nil, alternatingRounds: Bool? = nil) {
+        self.alternatingRounds = alternatingRounds
         self.name = name
         self.work = work
         self.reference = reference
@@ -66,6 +108,10 @@ public struct BenchmarkResult: Codable, Sendable {
                      "  dualcam:   \(dualcam.summary)",
                      "  reference: \(referenceTiming.summary) — \(reference)",
                      String(format: "  ratio dualcam / reference: %.2f", ratio)]
+        if let r = roundRatio {
+            lines.append(String(format: "  ratio in alternating rounds (median of per-round ratios, quartiles): %.2f (%.2f-%.2f)",
+                                r.median, r.lower, r.upper))
+        }
         if let table {
             lines.append(table)  // the figures, side by side (JSON carries them one by one)
         } else {
