@@ -11,7 +11,10 @@ value in FILTERED. Splits the average error (px) by where the pixel is
 (half-occluded by the ground truth's own disparities, a band of 3 px around
 its depth edges, interior) and whether UNFILTERED measured it, and the
 unmeasured pixels by the width of their row run of holes and the error's
-sign (too near = larger disparity than the truth). Needs python3-numpy;
+sign (too near = larger disparity than the truth). Also prints the share of
+half-occluded pixels, the highest coverage a map of measurements only can
+reach (eval's coverage counts them), and UNFILTERED's coverage of the rest.
+Needs python3-numpy;
 a measuring aid (docs/real-data.md), not part of the test suite.
 """
 import sys
@@ -29,9 +32,11 @@ def read_pfm(path):
     return np.flipud(data.reshape(height, width)).astype(np.float64)
 
 
-def half_occluded(gt):
+def half_occluded(gt, margin=-0.5):
     """Left-view pixels whose ground-truth match x - d in the right view is
-    taken by a pixel further right (nearer, since it overtook them)."""
+    taken by a pixel further right (nearer, since it overtook them): one
+    whose x - d is at most the pixel's own minus `margin` (-0.5: within half
+    a pixel of it counts too; 0.5, 1, 2: overtaken by more than that)."""
     occluded = np.zeros(gt.shape, bool)
     xr = np.arange(gt.shape[1])[None, :] - gt
     for y in range(gt.shape[0]):
@@ -39,7 +44,7 @@ def half_occluded(gt):
         row = np.where(gt[y] > 0, xr[y], np.inf)
         right_min = np.minimum.accumulate(row[::-1])[::-1]
         right_min = np.append(right_min[1:], np.inf)
-        occluded[y] = (gt[y] > 0) & (xr[y] >= right_min - 0.5)
+        occluded[y] = (gt[y] > 0) & (xr[y] > right_min + margin)
     return occluded
 
 
@@ -77,6 +82,18 @@ def main():
         grown[:, 1:] |= band[:, :-1]; grown[:, :-1] |= band[:, 1:]
         band = grown
     print(f"avgerr {error[scored].mean():.3f} px over {n} pixels")
+    # `dualcam eval`'s coverage counts every known ground-truth pixel of the
+    # region; the right view does not see the half-occluded ones, so a map of
+    # measurements only covers at most the rest.
+    known = gt > 0
+    known[:, :224] = False
+    measured = known & ~holes
+    for margin in (0.5, 1.0, 2.0):
+        occ = half_occluded(gt, margin) & known
+        print(f"  half-occluded by more than {margin} px: {100 * occ.sum() / known.sum():.1f} % of the"
+              f" {known.sum()} known pixels; highest coverage of measurements {1 - occ.sum() / known.sum():.4f};"
+              f" UNFILTERED covers {(measured & ~occ).sum() / (known & ~occ).sum():.4f} of the rest"
+              f" and measures {(measured & occ).sum()} half-occluded pixels")
 
     def line(name, mask):
         m = scored & mask
