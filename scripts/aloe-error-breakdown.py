@@ -11,9 +11,10 @@ value in FILTERED. Splits the average error (px) by where the pixel is
 (half-occluded by the ground truth's own disparities, a band of 3 px around
 its depth edges, interior) and whether UNFILTERED measured it, and the
 unmeasured pixels by the width of their row run of holes and the error's
-sign (too near = larger disparity than the truth). Also prints the share of
-half-occluded pixels, the highest coverage a map of measurements only can
-reach (eval's coverage counts them), and UNFILTERED's coverage of the rest.
+sign (too near = larger disparity than the truth). Also prints, for pixels
+overtaken by more than 0.5, 1 and 2 px (half-occluded beyond doubt), their
+share, the highest coverage a map of measurements only can reach (eval's
+coverage counts them), UNFILTERED's coverage of the rest and its values there.
 Needs python3-numpy;
 a measuring aid (docs/real-data.md), not part of the test suite.
 """
@@ -32,20 +33,27 @@ def read_pfm(path):
     return np.flipud(data.reshape(height, width)).astype(np.float64)
 
 
-def half_occluded(gt, margin=-0.5):
-    """Left-view pixels whose ground-truth match x - d in the right view is
-    taken by a pixel further right (nearer, since it overtook them): one
-    whose x - d is at most the pixel's own minus `margin` (-0.5: within half
-    a pixel of it counts too; 0.5, 1, 2: overtaken by more than that)."""
-    occluded = np.zeros(gt.shape, bool)
+def overtaken_by(gt):
+    """Per left-view pixel with known ground truth: how far left of its own
+    match x - d in the right view a pixel further right lands (the largest
+    x - d - (x' - d') over x' > x; a nearer surface overtook it when > 0),
+    -inf where none does or the truth is unknown."""
+    by = np.full(gt.shape, -np.inf)
     xr = np.arange(gt.shape[1])[None, :] - gt
     for y in range(gt.shape[0]):
         # Running minimum of x - d over the known pixels to the right.
         row = np.where(gt[y] > 0, xr[y], np.inf)
         right_min = np.minimum.accumulate(row[::-1])[::-1]
         right_min = np.append(right_min[1:], np.inf)
-        occluded[y] = (gt[y] > 0) & (xr[y] > right_min + margin)
-    return occluded
+        by[y] = np.where(gt[y] > 0, xr[y] - right_min, -np.inf)
+    return by
+
+
+def half_occluded(gt):
+    """Left-view pixels whose ground-truth match x - d in the right view is
+    taken by a pixel further right (nearer, since it overtook them), or
+    comes within half a pixel of one."""
+    return overtaken_by(gt) >= -0.5
 
 
 def hole_run_widths(holes):
@@ -88,12 +96,16 @@ def main():
     known = gt > 0
     known[:, :224] = False
     measured = known & ~holes
+    by = overtaken_by(gt)
+    bad = measured & (np.abs(unfiltered - gt) > 2)
+    print(f"  UNFILTERED: {measured.sum()} measured pixels, {bad.sum()} of them more than 2 px off")
     for margin in (0.5, 1.0, 2.0):
-        occ = half_occluded(gt, margin) & known
-        print(f"  half-occluded by more than {margin} px: {100 * occ.sum() / known.sum():.1f} % of the"
+        occ = (by > margin) & known
+        print(f"  overtaken by more than {margin} px: {100 * occ.sum() / known.sum():.1f} % of the"
               f" {known.sum()} known pixels; highest coverage of measurements {1 - occ.sum() / known.sum():.4f};"
-              f" UNFILTERED covers {(measured & ~occ).sum() / (known & ~occ).sum():.4f} of the rest"
-              f" and measures {(measured & occ).sum()} half-occluded pixels")
+              f" UNFILTERED covers {(measured & ~occ).sum() / (known & ~occ).sum():.4f} of the rest,"
+              f" measures {(measured & occ).sum()} of them, {(bad & occ).sum()} more than 2 px off"
+              f" ({(bad & occ & (unfiltered > gt)).sum()} too near)")
 
     def line(name, mask):
         m = scored & mask

@@ -31,10 +31,11 @@ public struct Timing: Codable, Sendable {
 
     /// Times `dualcam` and `reference` in alternating rounds: each runs once
     /// to warm up, then each round runs both, the order swapped every round
-    /// (ABBA...), so a machine that speeds up or slows down during the
-    /// benchmark (frequency, other load) weighs on both alike. Round i's two
-    /// times are `dualcam.runs[i]` and `reference.runs[i]`
-    /// (`BenchmarkResult.roundRatio`).
+    /// (AB, BA, AB, ...; with an odd `runs` dualcam goes first once more), so
+    /// a machine that speeds up or slows down during the benchmark
+    /// (frequency, other load) weighs on both alike. Round i's two times are
+    /// `dualcam.runs[i]` and `reference.runs[i]` (`BenchmarkResult.roundRatio`).
+    /// `BatchBenchmark.timedRuns` alternates its child processes the same way.
     public static func measureAlternating(runs: Int, dualcam: () throws -> Void,
                                           reference: () throws -> Void) rethrows -> (dualcam: Timing, reference: Timing) {
         try dualcam()
@@ -76,10 +77,11 @@ public struct BenchmarkResult: Codable, Sendable {
     /// Whether the two timings were taken in alternating rounds
     /// (`Timing.measureAlternating`); nil or false: one after the other.
     public var alternatingRounds: Bool?
-    /// With alternating rounds, the median over rounds of dualcam's time /
-    /// the reference's time in the same round, and the rounds' quartiles of
-    /// that ratio: what a machine whose speed drifts between the two blocks
-    /// of runs cannot move. Nil otherwise.
+    /// With alternating rounds, the median over rounds i of dualcam.runs[i] /
+    /// referenceTiming.runs[i], and that ratio's quartiles: a drift of the
+    /// machine's speed slower than one round moves both times of a round
+    /// alike, so not their ratio. Nil otherwise. (`--json` carries the two
+    /// runs arrays and `alternating_rounds`, from which it follows.)
     public var roundRatio: (median: Double, lower: Double, upper: Double)? {
         guard alternatingRounds == true, dualcam.runs.count == referenceTiming.runs.count, !dualcam.runs.isEmpty
         else { return nil }
