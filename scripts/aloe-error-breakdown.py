@@ -49,11 +49,11 @@ def overtaken_by(gt):
     return by
 
 
-def half_occluded(gt):
-    """Left-view pixels whose ground-truth match x - d in the right view is
-    taken by a pixel further right (nearer, since it overtook them), or
-    comes within half a pixel of one."""
-    return overtaken_by(gt) >= -0.5
+def half_occluded(by):
+    """Left-view pixels (`by`: `overtaken_by(gt)`) whose ground-truth match
+    x - d in the right view is taken by a pixel further right (nearer, since
+    it overtook them), or comes within half a pixel of one."""
+    return by >= -0.5
 
 
 def hole_run_widths(holes):
@@ -79,7 +79,8 @@ def main():
     error = np.abs(signed)
     n = scored.sum()
     holes = ~np.isfinite(unfiltered)
-    occluded = half_occluded(gt)
+    by = overtaken_by(gt)
+    occluded = half_occluded(by)
     step = np.zeros(gt.shape, bool)
     step[:, 1:] |= np.abs(np.diff(gt, axis=1)) > 2
     step[1:, :] |= np.abs(np.diff(gt, axis=0)) > 2
@@ -96,7 +97,6 @@ def main():
     known = gt > 0
     known[:, :224] = False
     measured = known & ~holes
-    by = overtaken_by(gt)
     bad = measured & (np.abs(unfiltered - gt) > 2)
     print(f"  UNFILTERED: {measured.sum()} measured pixels, {bad.sum()} of them more than 2 px off")
     for margin in (0.5, 1.0, 2.0):

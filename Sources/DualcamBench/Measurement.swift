@@ -21,12 +21,15 @@ public struct Timing: Codable, Sendable {
     public static func measure(runs: Int, _ body: () throws -> Void) rethrows -> Timing {
         try body()
         var times: [Double] = []
-        for _ in 0..<max(1, runs) {
-            let start = DispatchTime.now().uptimeNanoseconds
-            try body()
-            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
-        }
+        for _ in 0..<max(1, runs) { times.append(try milliseconds(body)) }
         return Timing(runs: times)
+    }
+
+    /// The wall-clock time of one call of `body`, in milliseconds.
+    static func milliseconds(_ body: () throws -> Void) rethrows -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
     }
 
     /// Times `dualcam` and `reference` in alternating rounds: each runs once
@@ -41,18 +44,13 @@ public struct Timing: Codable, Sendable {
         try dualcam()
         try reference()
         var ours: [Double] = [], theirs: [Double] = []
-        func time(_ body: () throws -> Void) rethrows -> Double {
-            let start = DispatchTime.now().uptimeNanoseconds
-            try body()
-            return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
-        }
         for round in 0..<max(1, runs) {
             if round % 2 == 0 {
-                ours.append(try time(dualcam))
-                theirs.append(try time(reference))
+                ours.append(try milliseconds(dualcam))
+                theirs.append(try milliseconds(reference))
             } else {
-                theirs.append(try time(reference))
-                ours.append(try time(dualcam))
+                theirs.append(try milliseconds(reference))
+                ours.append(try milliseconds(dualcam))
             }
         }
         return (Timing(runs: ours), Timing(runs: theirs))
