@@ -18,8 +18,9 @@ namespace {
 
 /// The regions of `values` (cols x rows, `stride` elements per row): values
 /// not `missing` joined with their 4-neighbours unless `apart(a, b)`.
-/// Calls `remove(y, x)` for every pixel of a region of at most `max_size`
-/// pixels.
+/// Calls `remove(y, x)` for every pixel of a region for which
+/// `doomed(size, flagged)` holds, with the region's pixel count and how many
+/// of its pixels `flag(y, x)` marks.
 ///
 /// Connected components by runs: each row splits into runs of values whose
 /// left neighbours are not apart; a run joins (union-find) every run above it
@@ -27,9 +28,9 @@ namespace {
 /// flood fill from every pixel, with one union per touching pair of runs,
 /// not per pixel; a region's size is the sum of its runs' lengths. Only two
 /// rows of labels are kept: the runs themselves say which pixels to remove.
-template <typename T, typename Missing, typename Apart, typename Remove>
-void remove_small_regions(const T *values, size_t stride, int cols, int rows, int max_size, Missing missing,
-                          Apart apart, Remove remove) {
+template <typename T, typename Missing, typename Apart, typename Flag, typename Doomed, typename Remove>
+void remove_regions(const T *values, size_t stride, int cols, int rows, Missing missing, Apart apart, Flag flag,
+                    Doomed doomed, Remove remove) {
     struct Run {
         int y, x0, x1;
     };
@@ -63,11 +64,50 @@ void remove_small_regions(const T *values, size_t stride, int cols, int rows, in
         }
         std::swap(rowLabel, upLabel);
     }
-    std::vector<int> size(parent.size(), 0);
-    for (size_t r = 0; r < parent.size(); ++r) size[find((int)r)] += runs[r].x1 - runs[r].x0;
+    std::vector<int> size(parent.size(), 0), flagged(parent.size(), 0);
     for (size_t r = 0; r < parent.size(); ++r) {
-        if (size[find((int)r)] > max_size) continue;
+        const int root = find((int)r);
+        size[root] += runs[r].x1 - runs[r].x0;
+        for (int x = runs[r].x0; x < runs[r].x1; ++x) flagged[root] += flag(runs[r].y, x) ? 1 : 0;
+    }
+    for (size_t r = 0; r < parent.size(); ++r) {
+        const int root = find((int)r);
+        if (!doomed(size[root], flagged[root])) continue;
         for (int x = runs[r].x0; x < runs[r].x1; ++x) remove(runs[r].y, x);
+    }
+}
+
+/// `remove_regions` for regions of at most `max_size` pixels.
+template <typename T, typename Missing, typename Apart, typename Remove>
+void remove_small_regions(const T *values, size_t stride, int cols, int rows, int max_size, Missing missing,
+                          Apart apart, Remove remove) {
+    remove_regions(
+        values, stride, cols, rows, missing, apart, [](int, int) { return false; },
+        [=](int size, int) { return size <= max_size; }, remove);
+}
+
+/// Marks in `occluded` (cols x rows, row-major) the pixels of `disparity`
+/// that the other view cannot see, by `margin` px or more: a pixel x with
+/// disparity d lands at o(x) = x - sign d in the other view. A pixel x2 on
+/// the side `sign` points to (x2 > x for sign > 0) that lands at least
+/// `margin` beyond it, sign (o(x) - o(x2)) >= margin, has the larger
+/// disparity (it is nearer) and hides it. One scan per row from the side the
+/// occluders come from, keeping the lowest sign o(x2) seen so far.
+void mark_occluded(const float *disparity, size_t stride, int cols, int rows, float sign, float margin,
+                   std::vector<uint8_t> &occluded) {
+    occluded.assign((size_t)cols * (size_t)rows, 0);
+    for (int y = 0; y < rows; ++y) {
+        const float *row = disparity + (size_t)y * stride;
+        uint8_t *out = occluded.data() + (size_t)y * cols;
+        float lowest = std::numeric_limits<float>::infinity();
+        for (int i = 0; i < cols; ++i) {
+            const int x = sign > 0 ? cols - 1 - i : i;
+            const float d = row[x];
+            if (std::isnan(d)) continue;
+            const float landing = sign * (float)x - d;  // sign o(x)
+            out[x] = landing - lowest >= margin ? 1 : 0;
+            lowest = std::min(lowest, landing);
+        }
     }
 }
 
@@ -106,6 +146,33 @@ extern "C" int dck_filter_speckles_s16(int16_t *disparity, size_t stride, int co
             disparity, stride, cols, rows, max_size, [=](int16_t d) { return d == new_value; },
             [=](int16_t a, int16_t b) { return std::abs((int)a - (int)b) > max_diff; },
             [&](int y, int x) { disparity[(size_t)y * stride + x] = new_value; });
+        return DCK_OK;
+    });
+}
+
+extern "C" int dck_remove_occluded_regions(float *disparity, float *conf, size_t stride, int cols, int rows, float sign,
+                                           double max_diff, double margin, double share, dck_error *err) {
+    return guarded(err, [&]() -> int {
+        if (!disparity || !conf) return fail(err, DCK_ERR_ARGUMENT, "occluded regions: a buffer is NULL");
+        if (cols < 1 || rows < 1 || stride < (size_t)cols)
+            return fail(err, DCK_ERR_ARGUMENT, "occluded regions: bad image size or stride");
+        if (!(sign == 1.0f || sign == -1.0f)) return fail(err, DCK_ERR_ARGUMENT, "occluded regions: sign must be 1 or -1");
+        if (!(max_diff >= 0) || !(margin > 0) || !(share > 0 && share <= 1))
+            return fail(err, DCK_ERR_ARGUMENT,
+                        "occluded regions need a difference of 0 or more, a positive margin and a share in (0, 1]");
+        std::vector<uint8_t> occluded;
+        mark_occluded(disparity, stride, cols, rows, sign, (float)margin, occluded);
+        const float nan = std::numeric_limits<float>::quiet_NaN();
+        const float maxDiff = (float)max_diff;
+        remove_regions(
+            disparity, stride, cols, rows, [](float d) { return std::isnan(d); },
+            [=](float a, float b) { return std::fabs(a - b) > maxDiff; },
+            [&](int y, int x) { return occluded[(size_t)y * cols + x] != 0; },
+            [=](int size, int flagged) { return flagged > 0 && (double)flagged >= share * size; },
+            [&](int y, int x) {
+                disparity[(size_t)y * stride + x] = nan;
+                conf[(size_t)y * stride + x] = 0;
+            });
         return DCK_OK;
     });
 }

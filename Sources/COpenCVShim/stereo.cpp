@@ -46,6 +46,8 @@ int check_params(const dc_stereo_params *p, dc_error *err) {
     if (p->refine_radius < 1 || p->refine_radius > 10)
         return fail(err, DC_ERR_ARGUMENT, "the refinement radius must be 1 to 10, got " + std::to_string(p->refine_radius));
     if (!(p->lr_tolerance > 0)) return fail(err, DC_ERR_ARGUMENT, "the left-right tolerance must be positive");
+    if (!(p->occlusion_margin >= 0) || (p->occlusion_margin > 0 && !(p->occlusion_share > 0 && p->occlusion_share <= 1)))
+        return fail(err, DC_ERR_ARGUMENT, "the occlusion margin must be 0 or more, its share in (0, 1]");
     return DC_OK;
 }
 
@@ -177,6 +179,15 @@ extern "C" int dc_stereo_match(const dc_mat *left, const dc_mat *right, const dc
             dck_error kerr{};
             const int status = dck_remove_islands(ref.ptr<float>(), conf.ptr<float>(), (size_t)ref.cols, ref.cols, ref.rows,
                                                   p.speckle_window, p.speckle_range, &kerr);
+            if (int failed = kernel_status(status, kerr, err)) return failed;
+        }
+        // What the other view cannot see is no measurement: regions hidden
+        // there behind a nearer measurement of the same row go.
+        if (p.occlusion_margin > 0) {
+            dck_error kerr{};
+            const int status = dck_remove_occluded_regions(ref.ptr<float>(), conf.ptr<float>(), (size_t)ref.cols, ref.cols,
+                                                           ref.rows, sign, p.speckle_range, p.occlusion_margin,
+                                                           p.occlusion_share, &kerr);
             if (int failed = kernel_status(status, kerr, err)) return failed;
         }
         if (int status = emit(std::move(ref), disparity, err)) return status;

@@ -26,6 +26,11 @@ public struct CVStereoParameters: Sendable, Equatable {
     public var minZNCC = 0.5
     /// Window gradient RMS (grey levels per pixel) where the texture confidence is 1 - 1/e.
     public var textureSigma = 2.0
+    /// Regions the other view cannot see by this many pixels or more are
+    /// removed (see `occlusionShare`); 0 = off.
+    public var occlusionMargin = 0.0
+    /// Share (0-1] of a region's pixels that must be hidden for `occlusionMargin` to remove it.
+    public var occlusionShare = 0.5
 
     public init(minDisparity: Int, numDisparities: Int) {
         self.minDisparity = minDisparity
@@ -37,7 +42,8 @@ public struct CVStereoParameters: Sendable, Equatable {
                          block_size: Int32(blockSize), uniqueness: Int32(uniqueness),
                          speckle_window: Int32(speckleWindow), speckle_range: speckleRange,
                          lr_tolerance: leftRightTolerance, refine: refine ? 1 : 0,
-                         refine_radius: Int32(refineRadius), min_zncc: minZNCC, texture_sigma: textureSigma)
+                         refine_radius: Int32(refineRadius), min_zncc: minZNCC, texture_sigma: textureSigma,
+                         occlusion_margin: occlusionMargin, occlusion_share: occlusionShare)
     }
 }
 

@@ -23,6 +23,18 @@ extension StereoDepthEstimator {
     struct FillGuide {
         let mat: CVMat
         let channels: Int
+
+        /// The guide's grey levels, the mean of its channels, row-major.
+        func grey() -> [Float] {
+            let bytes = mat.packedBytes(), c = channels
+            var grey = [Float](repeating: 0, count: bytes.count / c)
+            for i in grey.indices {
+                var sum: Float = 0
+                for k in 0..<c { sum += Float(bytes[i * c + k]) }
+                grey[i] = sum / Float(c)
+            }
+            return grey
+        }
     }
 
     /// The fill's guide for the reference image `guide` (see `FillGuide`).
@@ -40,6 +52,9 @@ extension StereoDepthEstimator {
         let weights: [Float]
         /// The planes of the blank surfaces (NaN elsewhere).
         let blank: [Float]
+        /// The half-occluded strips (`WideGaps.halfOcclusions`), which end
+        /// at the farther surface.
+        let strips: WideGaps.Strips
     }
 
     /// The first stages of the fill of `values` (see `FillStart`) with the
@@ -56,7 +71,11 @@ extension StereoDepthEstimator {
                                       channels: guide.channels)
         for i in blank.indices where blank[i].isFinite { pre.values[i] = blank[i] }
         let weights = confidence.mapPairs(pre.filled) { $1 ? Self.backgroundFillWeight : $0 }
-        return FillStart(values: pre.values, weights: weights, blank: blank)
+        let gaps = gapGeometry
+        let strips = WideGaps.halfOcclusions(values, width: alignment.size.width, keep: covered, scale: gaps.scale,
+                                             margin: gaps.margin, occlusionRight: edgeParameters.occlusionRight,
+                                             grey: guide.grey())
+        return FillStart(values: pre.values, weights: weights, blank: blank, strips: strips)
     }
 
     /// The confidence-weighted, reference-guided fill of `values` (rectified
@@ -122,12 +141,19 @@ extension StereoDepthEstimator {
         values.withUnsafeBufferPointer { values in
             for v in values where v.isFinite { low = min(low, v); high = max(high, v) }
         }
+        let far = start.strips.far, near = start.strips.near
         out.withUnsafeMutableBufferPointer { out in
             blank.withUnsafeBufferPointer { blank in
                 for i in 0..<out.count {
                     // A blank surface keeps its plane: the snap's planes come from the
                     // measurements beyond a jump, which a blank surface has none of.
                     if blank[i].isFinite { out[i] = blank[i] }
+                    // A half-occluded pixel shows the farther surface: left nearer
+                    // to the nearer surface than to it (the smoother and the snap
+                    // mixed the foreground in), it takes the farther end's value.
+                    if far[i].isFinite, out[i].isFinite, out[i] - far[i] > 0.5 * (near[i] - far[i]) {
+                        out[i] = far[i]
+                    }
                     if low <= high, out[i].isFinite { out[i] = min(max(out[i], low), high) }
                 }
             }
@@ -136,19 +162,25 @@ extension StereoDepthEstimator {
     }
 
     /// The planes of the blank surfaces of `values` (`WideGaps`,
-    /// `BlankSurfaceFill`), NaN elsewhere. A half-occlusion's margin is a
-    /// matching window on each side of it.
+    /// `BlankSurfaceFill`), NaN elsewhere.
     func blankSurfaces(_ values: [Float], confidence: [Float], covered: [Bool], guide: CVMat, channels: Int) throws -> [Float] {
         let size = alignment.size
-        let scale = Float(edgeParameters.disparityScale)
-        let wide = WideGaps.mask(values, width: size.width, keep: covered, scale: scale,
-                                 margin: Float(2 * parameters.refineRadius) * scale)
+        let gaps = gapGeometry
+        let wide = WideGaps.mask(values, width: size.width, keep: covered, scale: gaps.scale, margin: gaps.margin)
         guard wide.contains(true) else { return [Float](repeating: .nan, count: values.count) }
         let blurred = try CVImgproc.gaussianBlur(guide, sigma: Self.blankSurfaceGuideSigma)
         let surfaces = BlankSurfaceFill(width: size.width, height: size.height, colour: blurred.packedBytes(),
                                         channels: channels)
         return surfaces.fill(values: values, confidence: confidence, target: wide,
                              scale: options.measuredTolerancePixels ?? Self.blankSurfaceFitScale)
+    }
+
+    /// `WideGaps`' scale (output px per rectified px of disparity) and margin
+    /// (output px): a half-occlusion's margin is a matching window on each
+    /// side of it.
+    var gapGeometry: (scale: Float, margin: Float) {
+        let scale = Float(edgeParameters.disparityScale)
+        return (scale, Float(2 * parameters.refineRadius) * scale)
     }
 
     /// How far the filtered value of a measured pixel may move from its

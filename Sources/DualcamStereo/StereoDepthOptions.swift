@@ -62,6 +62,13 @@ public struct StereoDepthOptions: Sendable, Equatable {
     /// A pixel passes the left-right check when the two directions agree within
     /// 1 px: one pixel of quantisation each way before refinement.
     public var leftRightTolerance = 1.0
+    /// A region of measurements (speckle-connected) at least half of whose
+    /// pixels the other view cannot see, hidden there by 2 px or more behind a
+    /// nearer measurement of the same row, is removed: what the other camera
+    /// does not see was not measured (`dck_remove_occluded_regions`). 2 px is
+    /// twice the left-right tolerance: two consistent measurements do not
+    /// overlap by that much. 0 = off.
+    public var occlusionMarginPixels = 2.0
     /// Subpixel refinement (symmetric ZNCC Lucas-Kanade); false: SGBM's parabola.
     public var refine = true
     /// Refinement window radius in rectified pixels; nil = automatic: 5 for
@@ -182,6 +189,8 @@ public struct StereoDepthOptions: Sendable, Equatable {
         p.speckleWindow = speckleWindow
         p.speckleRange = speckleRange
         p.leftRightTolerance = leftRightTolerance
+        p.occlusionMargin = occlusionMarginPixels
+        p.occlusionShare = Self.occlusionShare
         p.refine = refine
         p.refineRadius = refineRadius ?? (rectifiedWidth >= Self.largeRefineWidth ? Self.largeRefineRadius : Self.smallRefineRadius)
         p.minZNCC = minZNCC
@@ -205,6 +214,10 @@ extension StereoDepthOptions {
     /// (`automaticMatchDensity`): 2 rectified samples per output pixel, 1.5 at
     /// streaming sizes aligned to the narrower camera.
     public static let defaultMatchDensity = 2.0, streamingMatchDensity = 1.5
+    /// The share of a region's pixels hidden in the other view that removes
+    /// it (`occlusionMarginPixels`): most of it, so a few hidden pixels beside
+    /// an edge (a nearer measurement carried a little past it) remove nothing.
+    public static let occlusionShare = 0.5
     /// The automatic refinement window radius, for rectified images at least
     /// `largeRefineWidth` wide and below (see `refineRadius`).
     public static let largeRefineRadius = 5, smallRefineRadius = 3, largeRefineWidth = 1200

@@ -1,5 +1,5 @@
-/// The holes of a disparity map (row-major, NaN = hole, at the output size)
-/// that no half-occlusion explains.
+/// The holes of a disparity map (row-major, NaN = hole, at the output size),
+/// told apart by whether a half-occlusion explains them.
 ///
 /// A half-occluded strip beside a foreground object is as wide as the jump of
 /// disparity between its two ends, in output pixels (`scale` output pixels per
@@ -18,6 +18,20 @@ enum WideGaps {
     /// half-occlusion; `margin` in output pixels.
     static func mask(_ values: [Float], width w: Int, keep: [Bool], scale: Float, margin: Float) -> [Bool] {
         var wide = [Bool](repeating: false, count: values.count)
+        forEachGap(values, width: w, keep: keep) { start, end, left, right in
+            let jump = left.isFinite && right.isFinite ? abs(left - right) : 0
+            if Float(end - start) > occlusionWidthFactor * jump * scale + margin {
+                for i in start..<end { wide[i] = true }
+            }
+        }
+        return wide
+    }
+
+    /// Calls `body` with each row gap: indices start..<end of holes where
+    /// `keep` holds, and the values just left and right of it (NaN at the
+    /// row's ends or where `keep` ends the gap).
+    static func forEachGap(_ values: [Float], width w: Int, keep: [Bool],
+                           _ body: (_ start: Int, _ end: Int, _ left: Float, _ right: Float) -> Void) {
         let h = values.count / w
         for y in 0..<h {
             let row = y * w
@@ -28,12 +42,8 @@ enum WideGaps {
                 while x < w, !values[row + x].isFinite, keep[row + x] { x += 1 }
                 let left: Float = x0 > 0 ? values[row + x0 - 1] : .nan
                 let right: Float = x < w ? values[row + x] : .nan
-                let jump = left.isFinite && right.isFinite ? abs(left - right) : 0
-                if Float(x - x0) > occlusionWidthFactor * jump * scale + margin {
-                    for i in (row + x0)..<(row + x) { wide[i] = true }
-                }
+                body(row + x0, row + x, left, right)
             }
         }
-        return wide
     }
 }

@@ -128,6 +128,59 @@ final class KernelTests: XCTestCase {
         XCTAssertTrue(message(error).contains("island"), message(error))
     }
 
+    /// A scene (left reference, x_right = x - d): a background at 5 px, a
+    /// foreground at 20 px over columns 60..<80, and in it a hole at 5 px over
+    /// columns 66..<70, rows 2..<5. The hole's pixels land at 61..64 in the
+    /// right view, where the foreground right of the hole lands (50..<60 and
+    /// beyond): hidden by 11-14 px, the hole's region goes. The background
+    /// left of the foreground keeps its half-occluded pixels (x 47..<60 land
+    /// at 42..<55, behind the foreground from 40): 13 of its 60 pixels per
+    /// row, less than half. The mirrored scene with the right view as the
+    /// reference gives the mirrored result.
+    func testOccludedRegionsGoAndHalfOccludedBordersStay() {
+        let cols = 100, rows = 6
+        var scene = [Float](repeating: 5, count: cols * rows)
+        for y in 0..<rows { for x in 60..<80 { scene[y * cols + x] = 20 } }
+        for y in 2..<5 { for x in 66..<70 { scene[y * cols + x] = 5 } }
+        let hole = { (x: Int, y: Int) in (2..<5).contains(y) && (66..<70).contains(x) }
+        for (sign, mirror) in [(Float(1), false), (Float(-1), true)] {
+            var d = [Float](repeating: .nan, count: cols * rows), conf = [Float](repeating: 0.8, count: cols * rows)
+            for y in 0..<rows { for x in 0..<cols { d[y * cols + (mirror ? cols - 1 - x : x)] = scene[y * cols + x] } }
+            var error = dck_error()
+            XCTAssertEqual(dck_remove_occluded_regions(&d, &conf, cols, Int32(cols), Int32(rows), sign, 2, 2, 0.5, &error),
+                           Int32(DCK_OK), message(error))
+            for y in 0..<rows {
+                for x in 0..<cols {
+                    let i = y * cols + (mirror ? cols - 1 - x : x)
+                    if hole(x, y) {
+                        XCTAssertTrue(d[i].isNaN, "sign \(sign): hole pixel \(x), \(y)")
+                        XCTAssertEqual(conf[i], 0)
+                    } else {
+                        XCTAssertEqual(d[i], scene[y * cols + x], "sign \(sign): pixel \(x), \(y)")
+                        XCTAssertEqual(conf[i], 0.8)
+                    }
+                }
+            }
+        }
+        // A share above the background's hidden 13 / 60 keeps it; one below removes it.
+        var d = scene, conf = [Float](repeating: 0.8, count: cols * rows)
+        var error = dck_error()
+        XCTAssertEqual(dck_remove_occluded_regions(&d, &conf, cols, Int32(cols), Int32(rows), 1, 2, 2, 0.1, &error),
+                       Int32(DCK_OK), message(error))
+        XCTAssertTrue(d[0].isNaN, "the background, 13 of 60 px hidden per row, goes at a share of 0.1")
+        XCTAssertEqual(d[60], 20, "the foreground is hidden nowhere")
+        // The hole is hidden by 11-14 px: a 15 px margin keeps it.
+        d = scene
+        XCTAssertEqual(dck_remove_occluded_regions(&d, &conf, cols, Int32(cols), Int32(rows), 1, 2, 15, 0.5, &error),
+                       Int32(DCK_OK), message(error))
+        XCTAssertEqual(d[2 * cols + 69], 5, "hidden by at most 14 px, below a 15 px margin")
+        for bad in [(Float(0), 2.0, 0.5), (Float(1), 0.0, 0.5), (Float(1), 2.0, 0.0), (Float(1), 2.0, 1.5)] {
+            XCTAssertEqual(dck_remove_occluded_regions(&d, &conf, cols, Int32(cols), Int32(rows), bad.0, 2, bad.1, bad.2, &error),
+                           Int32(DCK_ERR_ARGUMENT), "\(bad)")
+            XCTAssertTrue(message(error).contains("occluded regions"), message(error))
+        }
+    }
+
     func testRefinementRejectsBadJobs() {
         var error = dck_error()
         XCTAssertEqual(dck_refine_rows(nil, 0, 0, &error), Int32(DCK_ERR_ARGUMENT))

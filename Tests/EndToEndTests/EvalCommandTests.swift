@@ -48,10 +48,11 @@ final class EvalCommandTests: XCTestCase {
     /// the map through its sidecar, beside SGBM in the same call.
     func testDualcamDepthOnAloeDoesNotRegress() throws {
         let dir = try TemporaryDirectory()
-        // (mode, coverage at least, bad2 % at most, avgerr px at most); measured: 0.8423 / 17.34 / 0.779, 0.998 / 8.07 / 2.184.
+        // (mode, coverage at least, bad2 % at most, avgerr px at most); measured: 0.8409 / 17.44 / 0.772, 0.998 / 7.94 / 2.143.
         // The unfiltered coverage and bad2 guards follow the removal of matches a repeating pattern
-        // makes ambiguous (docs/real-data.md, "OpenCV's 13 chessboard pairs").
-        let guards: [(String, Double, Double, Double)] = [("unfiltered", 0.842, 17.4, 0.80), ("filtered", 0.997, 8.3, 2.23)]
+        // makes ambiguous and of regions the other view cannot see (docs/real-data.md, "OpenCV's 13
+        // chessboard pairs" and "What the other view cannot see").
+        let guards: [(String, Double, Double, Double)] = [("unfiltered", 0.840, 17.5, 0.80), ("filtered", 0.997, 8.1, 2.17)]
         for (mode, coverage, bad2, avgerr) in guards {
             try E2E.succeed(["depth", "--wide", MiddleburyAloe.left.path, "--tele", MiddleburyAloe.right.path,
                              "--calibration", Self.aloeCalibration, "--type", "pixels", "--size", "native", "--mode", mode,

@@ -32,6 +32,17 @@ int dck_left_right_check(float *ref, const float *other, float *conf, size_t str
 int dck_remove_islands(float *disparity, float *conf, size_t stride, int cols, int rows, int max_size,
                        double max_diff, dck_error *err);
 
+/* Removes the regions of `disparity` (as dck_remove_islands: 4-connected,
+ * neighbours within `max_diff` px) that the other view cannot see: at least
+ * `share` of a region's pixels are hidden in the other view by a nearer
+ * measurement of the same row, by `margin` px or more. A pixel x with
+ * disparity d lands at x - sign d in the other view (sign 1: the reference
+ * is the left view); a pixel x2 with sign (x2 - x) > 0 whose landing point
+ * lies at least `margin` beyond x's, sign ((x - sign d) - (x2 - sign d2)) >=
+ * margin, hides it. Removed pixels become NaN, their `conf` 0. */
+int dck_remove_occluded_regions(float *disparity, float *conf, size_t stride, int cols, int rows, float sign,
+                                double max_diff, double margin, double share, dck_error *err);
+
 /* SGBM's speckle filter (cv::filterSpeckles on a 16-bit map) by runs:
  * regions of 4-connected values other than `new_value` whose neighbours
  * differ by at most `max_diff` that have at most `max_size` pixels take
