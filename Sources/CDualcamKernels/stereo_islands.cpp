@@ -1,9 +1,10 @@
-// Removal of small islands from disparity maps: the refined float map's
-// islands and SGBM's speckles. Written by hand because OpenCV's
-// filterSpeckles takes 8- and 16-bit maps only (the refined disparities are
-// float and their confidences go with them), and on SGBM's 16-bit map it
-// grows every region by a pixel-by-pixel flood fill; by runs the same
-// regions take a fraction of its time on the critical path of a match.
+// Removal of regions from disparity maps: the refined float map's small
+// islands, SGBM's speckles, and the regions the other view cannot see.
+// Written by hand because OpenCV's filterSpeckles takes 8- and 16-bit maps
+// only (the refined disparities are float and their confidences go with
+// them), and on SGBM's 16-bit map it grows every region by a pixel-by-pixel
+// flood fill; by runs the same regions take a fraction of its time on the
+// critical path of a match. OpenCV has no visibility test of a disparity map.
 #include "kernel_common.hpp"
 #include <cmath>
 #include <cstdint>
@@ -20,7 +21,7 @@ namespace {
 /// not `missing` joined with their 4-neighbours unless `apart(a, b)`.
 /// Calls `remove(y, x)` for every pixel of a region for which
 /// `doomed(size, flagged)` holds, with the region's pixel count and how many
-/// of its pixels `flag(y, x)` marks.
+/// of its pixels `flag(y, x)` marks (0 without `Counts`: `flag` is not called).
 ///
 /// Connected components by runs: each row splits into runs of values whose
 /// left neighbours are not apart; a run joins (union-find) every run above it
@@ -28,7 +29,7 @@ namespace {
 /// flood fill from every pixel, with one union per touching pair of runs,
 /// not per pixel; a region's size is the sum of its runs' lengths. Only two
 /// rows of labels are kept: the runs themselves say which pixels to remove.
-template <typename T, typename Missing, typename Apart, typename Flag, typename Doomed, typename Remove>
+template <bool Counts, typename T, typename Missing, typename Apart, typename Flag, typename Doomed, typename Remove>
 void remove_regions(const T *values, size_t stride, int cols, int rows, Missing missing, Apart apart, Flag flag,
                     Doomed doomed, Remove remove) {
     struct Run {
@@ -68,7 +69,8 @@ void remove_regions(const T *values, size_t stride, int cols, int rows, Missing 
     for (size_t r = 0; r < parent.size(); ++r) {
         const int root = find((int)r);
         size[root] += runs[r].x1 - runs[r].x0;
-        for (int x = runs[r].x0; x < runs[r].x1; ++x) flagged[root] += flag(runs[r].y, x) ? 1 : 0;
+        if constexpr (Counts)
+            for (int x = runs[r].x0; x < runs[r].x1; ++x) flagged[root] += flag(runs[r].y, x) ? 1 : 0;
     }
     for (size_t r = 0; r < parent.size(); ++r) {
         const int root = find((int)r);
@@ -81,32 +83,58 @@ void remove_regions(const T *values, size_t stride, int cols, int rows, Missing 
 template <typename T, typename Missing, typename Apart, typename Remove>
 void remove_small_regions(const T *values, size_t stride, int cols, int rows, int max_size, Missing missing,
                           Apart apart, Remove remove) {
-    remove_regions(
+    remove_regions<false>(
         values, stride, cols, rows, missing, apart, [](int, int) { return false; },
         [=](int size, int) { return size <= max_size; }, remove);
 }
 
 /// Marks in `occluded` (cols x rows, row-major) the pixels of `disparity`
-/// that the other view cannot see, by `margin` px or more: a pixel x with
-/// disparity d lands at o(x) = x - sign d in the other view. A pixel x2 on
-/// the side `sign` points to (x2 > x for sign > 0) that lands at least
-/// `margin` beyond it, sign (o(x) - o(x2)) >= margin, has the larger
-/// disparity (it is nearer) and hides it. One scan per row from the side the
-/// occluders come from, keeping the lowest sign o(x2) seen so far.
+/// that the other view cannot see: a pixel x with disparity d lands at
+/// o(x) = x - sign d in the other view. Each row of the other view is drawn
+/// as a depth buffer: a measured pixel covers [o(x), o(x) + 1) and the span
+/// from its landing point to that of the previous measured pixel of the row,
+/// at the smaller of their two disparities (an unmeasured gap between two
+/// measurements is taken as covered by the farther of them: a uniform patch
+/// of a surface hides what lies behind it as well as its measured texture
+/// does); a cell keeps the largest disparity drawn into it. A pixel is hidden
+/// when every cell within `margin` of its landing point holds a disparity at
+/// least `margin` above its own: a nearer surface covers it there. Cells
+/// outside the other view decide nothing (not hidden).
 void mark_occluded(const float *disparity, size_t stride, int cols, int rows, float sign, float margin,
                    std::vector<uint8_t> &occluded) {
     occluded.assign((size_t)cols * (size_t)rows, 0);
+    constexpr float kNone = -std::numeric_limits<float>::infinity();
+    std::vector<float> depth((size_t)cols);
+    const auto draw = [&](float a, float b, float d) {
+        const int c0 = std::max(0, (int)std::floor(std::min(a, b)));
+        const int c1 = std::min(cols, (int)std::ceil(std::max(a, b)));
+        for (int c = c0; c < c1; ++c) depth[c] = std::max(depth[c], d);
+    };
     for (int y = 0; y < rows; ++y) {
         const float *row = disparity + (size_t)y * stride;
-        uint8_t *out = occluded.data() + (size_t)y * cols;
-        float lowest = std::numeric_limits<float>::infinity();
-        for (int i = 0; i < cols; ++i) {
-            const int x = sign > 0 ? cols - 1 - i : i;
+        std::fill(depth.begin(), depth.end(), kNone);
+        int previous = -1;
+        for (int x = 0; x < cols; ++x) {
             const float d = row[x];
             if (std::isnan(d)) continue;
-            const float landing = sign * (float)x - d;  // sign o(x)
-            out[x] = landing - lowest >= margin ? 1 : 0;
-            lowest = std::min(lowest, landing);
+            const float landing = (float)x - sign * d;
+            draw(landing, landing + 1, d);
+            if (previous >= 0) {
+                const float before = (float)previous - sign * row[previous];
+                draw(before, landing + 1, std::min(row[previous], d));
+            }
+            previous = x;
+        }
+        uint8_t *out = occluded.data() + (size_t)y * cols;
+        for (int x = 0; x < cols; ++x) {
+            const float d = row[x];
+            if (std::isnan(d)) continue;
+            const float landing = (float)x - sign * d;
+            const int c0 = (int)std::floor(landing - margin), c1 = (int)std::floor(landing + margin);
+            if (c0 < 0 || c1 >= cols) continue;
+            bool hidden = true;
+            for (int c = c0; c <= c1 && hidden; ++c) hidden = depth[c] >= d + margin;
+            out[x] = hidden ? 1 : 0;
         }
     }
 }
@@ -164,7 +192,7 @@ extern "C" int dck_remove_occluded_regions(float *disparity, float *conf, size_t
         mark_occluded(disparity, stride, cols, rows, sign, (float)margin, occluded);
         const float nan = std::numeric_limits<float>::quiet_NaN();
         const float maxDiff = (float)max_diff;
-        remove_regions(
+        remove_regions<true>(
             disparity, stride, cols, rows, [](float d) { return std::isnan(d); },
             [=](float a, float b) { return std::fabs(a - b) > maxDiff; },
             [&](int y, int x) { return occluded[(size_t)y * cols + x] != 0; },

@@ -45,7 +45,7 @@ extension StereoDepthEstimator {
 
     /// The fill's stages before its smoother that do not need the edge zone
     /// (`fill(_:confidence:start:guide:edgeZone:edges:)`): the holes'
-    /// pre-fill and the blank surfaces' planes.
+    /// pre-fill, the blank surfaces' planes and the half-occluded strips.
     struct FillStart {
         /// The pre-filled values and the smoother's weights.
         let values: [Float]

@@ -63,11 +63,12 @@ public struct StereoDepthOptions: Sendable, Equatable {
     /// 1 px: one pixel of quantisation each way before refinement.
     public var leftRightTolerance = 1.0
     /// A region of measurements (speckle-connected) at least half of whose
-    /// pixels the other view cannot see, hidden there by 2 px or more behind a
-    /// nearer measurement of the same row, is removed: what the other camera
-    /// does not see was not measured (`dck_remove_occluded_regions`). 2 px is
-    /// twice the left-right tolerance: two consistent measurements do not
-    /// overlap by that much. 0 = off.
+    /// pixels the other view cannot see is removed: what the other camera
+    /// does not see was not measured (`dck_remove_occluded_regions`: hidden
+    /// where every cell within this margin of the pixel's landing point holds
+    /// a measurement nearer by at least the margin). 2 px, twice the
+    /// left-right tolerance: two consistent measurements do not overlap by
+    /// that much. 0 = off.
     public var occlusionMarginPixels = 2.0
     /// Subpixel refinement (symmetric ZNCC Lucas-Kanade); false: SGBM's parabola.
     public var refine = true

@@ -128,20 +128,18 @@ final class KernelTests: XCTestCase {
         XCTAssertTrue(message(error).contains("island"), message(error))
     }
 
-    /// A scene (left reference, x_right = x - d): a background at 5 px, a
-    /// foreground at 20 px over columns 60..<80, and in it a hole at 5 px over
-    /// columns 66..<70, rows 2..<5. The hole's pixels land at 61..64 in the
-    /// right view, where the foreground right of the hole lands (50..<60 and
-    /// beyond): hidden by 11-14 px, the hole's region goes. The background
-    /// left of the foreground keeps its half-occluded pixels (x 47..<60 land
-    /// at 42..<55, behind the foreground from 40): 13 of its 60 pixels per
-    /// row, less than half. The mirrored scene with the right view as the
-    /// reference gives the mirrored result.
+    /// A scene (left reference, x_right = x - d), 120 px wide: a background
+    /// at 5 px, a foreground at 20 px over columns 60..<100, and in it a hole
+    /// at 5 px over columns 66..<70, rows 2..<5. The hole lands at 61..64 in
+    /// the right view, where the foreground right of it lands (50..<80): the
+    /// right view sees the foreground there, and the hole's region goes. The
+    /// background left of the foreground keeps its half-occluded pixels (x
+    /// 47..<60 land at 42..<55, inside the foreground's 40..<80): at most 13
+    /// of its 60 pixels per row, less than half. The mirrored scene with the
+    /// right view as the reference gives the mirrored result.
     func testOccludedRegionsGoAndHalfOccludedBordersStay() {
-        let cols = 100, rows = 6
-        var scene = [Float](repeating: 5, count: cols * rows)
-        for y in 0..<rows { for x in 60..<80 { scene[y * cols + x] = 20 } }
-        for y in 2..<5 { for x in 66..<70 { scene[y * cols + x] = 5 } }
+        let cols = 120, rows = 6
+        let scene = occlusionScene(cols: cols, rows: rows, foreground: 60..<100)
         let hole = { (x: Int, y: Int) in (2..<5).contains(y) && (66..<70).contains(x) }
         for (sign, mirror) in [(Float(1), false), (Float(-1), true)] {
             var d = [Float](repeating: .nan, count: cols * rows), conf = [Float](repeating: 0.8, count: cols * rows)
@@ -162,23 +160,55 @@ final class KernelTests: XCTestCase {
                 }
             }
         }
-        // A share above the background's hidden 13 / 60 keeps it; one below removes it.
-        var d = scene, conf = [Float](repeating: 0.8, count: cols * rows)
+        // The background's hidden share: 13 px per row, 5 in the hole's rows
+        // (the right view sees 46..<50 through the hole), 54 of 360 = 0.15.
         var error = dck_error()
-        XCTAssertEqual(dck_remove_occluded_regions(&d, &conf, cols, Int32(cols), Int32(rows), 1, 2, 2, 0.1, &error),
+        for (share, kept) in [(0.2, true), (0.1, false)] {
+            var d = scene, conf = [Float](repeating: 0.8, count: cols * rows)
+            XCTAssertEqual(dck_remove_occluded_regions(&d, &conf, cols, Int32(cols), Int32(rows), 1, 2, 2, share, &error),
+                           Int32(DCK_OK), message(error))
+            XCTAssertEqual(d[0].isNaN, !kept, "the background at a share of \(share)")
+            XCTAssertEqual(d[60], 20, "the foreground is hidden nowhere")
+        }
+        // A margin above the jump (16 px > 15) keeps the hole.
+        var d = scene, conf = [Float](repeating: 0.8, count: cols * rows)
+        XCTAssertEqual(dck_remove_occluded_regions(&d, &conf, cols, Int32(cols), Int32(rows), 1, 2, 16, 0.5, &error),
                        Int32(DCK_OK), message(error))
-        XCTAssertTrue(d[0].isNaN, "the background, 13 of 60 px hidden per row, goes at a share of 0.1")
-        XCTAssertEqual(d[60], 20, "the foreground is hidden nowhere")
-        // The hole is hidden by 11-14 px: a 15 px margin keeps it.
-        d = scene
-        XCTAssertEqual(dck_remove_occluded_regions(&d, &conf, cols, Int32(cols), Int32(rows), 1, 2, 15, 0.5, &error),
-                       Int32(DCK_OK), message(error))
-        XCTAssertEqual(d[2 * cols + 69], 5, "hidden by at most 14 px, below a 15 px margin")
+        XCTAssertEqual(d[2 * cols + 69], 5, "the foreground is 15 px nearer, not 16")
         for bad in [(Float(0), 2.0, 0.5), (Float(1), 0.0, 0.5), (Float(1), 2.0, 0.0), (Float(1), 2.0, 1.5)] {
             XCTAssertEqual(dck_remove_occluded_regions(&d, &conf, cols, Int32(cols), Int32(rows), bad.0, 2, bad.1, bad.2, &error),
                            Int32(DCK_ERR_ARGUMENT), "\(bad)")
             XCTAssertTrue(message(error).contains("occluded regions"), message(error))
         }
+    }
+
+    /// A foreground narrower than the jump beside the hole: right of the hole
+    /// it spans 70..<74 and lands at 50..<54, so the right view sees the hole
+    /// (landing at 61..64) past it. The hole stays even at a share of 0.01,
+    /// while the background left of the foreground, which it hides in part
+    /// (x 47..<57 land inside its 40..<54), goes at that share.
+    func testWhatTheOtherViewSeesPastANarrowForegroundStays() {
+        let cols = 120, rows = 6
+        let scene = occlusionScene(cols: cols, rows: rows, foreground: 60..<74)
+        var d = scene, conf = [Float](repeating: 0.8, count: cols * rows)
+        var error = dck_error()
+        XCTAssertEqual(dck_remove_occluded_regions(&d, &conf, cols, Int32(cols), Int32(rows), 1, 2, 2, 0.5, &error),
+                       Int32(DCK_OK), message(error))
+        XCTAssertEqual(d.filter { $0.isNaN }.count, 0, "nothing is hidden behind a region as a whole")
+        d = scene
+        XCTAssertEqual(dck_remove_occluded_regions(&d, &conf, cols, Int32(cols), Int32(rows), 1, 2, 2, 0.01, &error),
+                       Int32(DCK_OK), message(error))
+        XCTAssertEqual(d[2 * cols + 66], 5, "the hole: its landing 61 lies past the foreground's 50..<54")
+        XCTAssertTrue(d[0].isNaN, "the background has hidden pixels: at a share of 0.01 it goes")
+    }
+
+    /// `testOccludedRegions...`' scene: background 5 px, `foreground` at 20 px
+    /// in every row, a hole at 5 px over columns 66..<70, rows 2..<5.
+    private func occlusionScene(cols: Int, rows: Int, foreground: Range<Int>) -> [Float] {
+        var scene = [Float](repeating: 5, count: cols * rows)
+        for y in 0..<rows { for x in foreground { scene[y * cols + x] = 20 } }
+        for y in 2..<5 { for x in 66..<70 { scene[y * cols + x] = 5 } }
+        return scene
     }
 
     func testRefinementRejectsBadJobs() {

@@ -34,12 +34,14 @@ int dck_remove_islands(float *disparity, float *conf, size_t stride, int cols, i
 
 /* Removes the regions of `disparity` (as dck_remove_islands: 4-connected,
  * neighbours within `max_diff` px) that the other view cannot see: at least
- * `share` of a region's pixels are hidden in the other view by a nearer
- * measurement of the same row, by `margin` px or more. A pixel x with
- * disparity d lands at x - sign d in the other view (sign 1: the reference
- * is the left view); a pixel x2 with sign (x2 - x) > 0 whose landing point
- * lies at least `margin` beyond x's, sign ((x - sign d) - (x2 - sign d2)) >=
- * margin, hides it. Removed pixels become NaN, their `conf` 0. */
+ * `share` of a region's pixels are hidden there behind a nearer measurement
+ * of the same row. A pixel x with disparity d lands at x - sign d in the
+ * other view (sign 1: the reference is the left view). Each row of the other
+ * view is drawn as a depth buffer from the measurements (a measurement
+ * covers the span to the previous measurement's landing point at the smaller
+ * of their disparities: unmeasured gaps count as covered); a pixel is hidden
+ * when every cell within `margin` px of its landing point holds a disparity
+ * at least `margin` above its own. Removed pixels become NaN, their `conf` 0. */
 int dck_remove_occluded_regions(float *disparity, float *conf, size_t stride, int cols, int rows, float sign,
                                 double max_diff, double margin, double share, dck_error *err);
 

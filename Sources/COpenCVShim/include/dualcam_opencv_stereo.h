@@ -45,8 +45,8 @@ typedef struct dc_stereo_params {
     int refine_radius;      /* refinement window radius (window is 2r+1 square) */
     double min_zncc;        /* refined matches below this ZNCC are invalid */
     double texture_sigma;   /* window gradient RMS (grey levels / px) where texture confidence reaches 0.63 */
-    double occlusion_margin; /* regions the other view cannot see by this many px or more are removed
-                                (dck_remove_occluded_regions, after the speckle rule); 0 = off */
+    double occlusion_margin; /* regions (joined as speckle_range says) the other view cannot see are removed
+                                (dck_remove_occluded_regions with this margin, px, after the speckle rule); 0 = off */
     double occlusion_share;  /* ... when at least this share (0-1] of a region's pixels is hidden */
 } dc_stereo_params;
 
