@@ -97,44 +97,62 @@ void remove_small_regions(const T *values, size_t stride, int cols, int rows, in
 /// measurements is taken as covered by the farther of them: a uniform patch
 /// of a surface hides what lies behind it as well as its measured texture
 /// does); a cell keeps the largest disparity drawn into it. A pixel is hidden
-/// when every cell within `margin` of its landing point holds a disparity at
+/// when every cell from floor(o(x) - margin) to that plus 2 ceil(margin)
+/// (the cells within `margin` of its landing point) holds a disparity at
 /// least `margin` above its own: a nearer surface covers it there. Cells
 /// outside the other view decide nothing (not hidden).
 void mark_occluded(const float *disparity, size_t stride, int cols, int rows, float sign, float margin,
                    std::vector<uint8_t> &occluded) {
     occluded.assign((size_t)cols * (size_t)rows, 0);
+    if (!(margin > 0 && margin < (float)cols)) return;
+    const int window = 2 * (int)std::ceil(margin) + 1;
+    if (window > cols) return;  // no landing point has a whole window in the row
     constexpr float kNone = -std::numeric_limits<float>::infinity();
-    std::vector<float> depth((size_t)cols);
+    std::vector<float> depth((size_t)cols), lowest((size_t)cols);
+    // floor without a library call (the baseline x86-64 build has no
+    // rounding instruction); landing points are clamped to a few widths.
+    const auto floor_int = [](float v) {
+        const int i = (int)v;
+        return i - (v < (float)i ? 1 : 0);
+    };
+    const float limit = 4.0f * (float)cols;
     const auto draw = [&](float a, float b, float d) {
-        const int c0 = std::max(0, (int)std::floor(std::min(a, b)));
-        const int c1 = std::min(cols, (int)std::ceil(std::max(a, b)));
+        const float lo = std::clamp(std::min(a, b), -limit, limit), hi = std::clamp(std::max(a, b), -limit, limit);
+        const int c0 = std::max(0, floor_int(lo)), c1 = std::min(cols, -floor_int(-hi));
         for (int c = c0; c < c1; ++c) depth[c] = std::max(depth[c], d);
     };
     for (int y = 0; y < rows; ++y) {
         const float *row = disparity + (size_t)y * stride;
+        float low = std::numeric_limits<float>::infinity(), high = -low;
+        for (int x = 0; x < cols; ++x)
+            if (!std::isnan(row[x])) { low = std::min(low, row[x]); high = std::max(high, row[x]); }
+        if (!(high - low >= margin)) continue;  // no measurement is nearer than another by the margin
         std::fill(depth.begin(), depth.end(), kNone);
         int previous = -1;
         for (int x = 0; x < cols; ++x) {
             const float d = row[x];
             if (std::isnan(d)) continue;
             const float landing = (float)x - sign * d;
-            draw(landing, landing + 1, d);
-            if (previous >= 0) {
-                const float before = (float)previous - sign * row[previous];
-                draw(before, landing + 1, std::min(row[previous], d));
-            }
+            // The span back to the previous measurement at the smaller
+            // disparity; the pixel's own cell at its own where that is larger.
+            const float before = previous >= 0 ? (float)previous - sign * row[previous] : landing;
+            const float shared = previous >= 0 ? std::min(row[previous], d) : d;
+            draw(before, landing + 1, shared);
+            if (shared < d) draw(landing, landing + 1, d);
             previous = x;
         }
+        // lowest[c]: the smallest depth over the window of cells from c.
+        const int last = cols - window;
+        for (int c = 0; c <= last; ++c) lowest[c] = depth[c];
+        for (int k = 1; k < window; ++k)
+            for (int c = 0; c <= last; ++c) lowest[c] = std::min(lowest[c], depth[c + k]);
         uint8_t *out = occluded.data() + (size_t)y * cols;
         for (int x = 0; x < cols; ++x) {
             const float d = row[x];
-            if (std::isnan(d)) continue;
-            const float landing = (float)x - sign * d;
-            const int c0 = (int)std::floor(landing - margin), c1 = (int)std::floor(landing + margin);
-            if (c0 < 0 || c1 >= cols) continue;
-            bool hidden = true;
-            for (int c = c0; c <= c1 && hidden; ++c) hidden = depth[c] >= d + margin;
-            out[x] = hidden ? 1 : 0;
+            if (std::isnan(d) || d + margin > high) continue;
+            const float from = (float)x - sign * d - margin;
+            if (!(from >= 0 && from <= (float)last)) continue;
+            out[x] = lowest[floor_int(from)] >= d + margin ? 1 : 0;
         }
     }
 }
