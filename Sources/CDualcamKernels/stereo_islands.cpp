@@ -88,8 +88,8 @@ void remove_small_regions(const T *values, size_t stride, int cols, int rows, in
         [=](int size, int) { return size <= max_size; }, remove);
 }
 
-/// Marks in `occluded` (cols x rows, row-major) the pixels of `disparity`
-/// that the other view cannot see: a pixel x with disparity d lands at
+/// Marks in rows y0..<y1 of `occluded` (cols x rows, row-major) the pixels
+/// of `disparity` that the other view cannot see: a pixel x with disparity d lands at
 /// o(x) = x - sign d in the other view. Each row of the other view is drawn
 /// as a depth buffer: a measured pixel covers [o(x), o(x) + 1) and the span
 /// from its landing point to that of the previous measured pixel of the row,
@@ -101,9 +101,9 @@ void remove_small_regions(const T *values, size_t stride, int cols, int rows, in
 /// (the cells within `margin` of its landing point) holds a disparity at
 /// least `margin` above its own: a nearer surface covers it there. Cells
 /// outside the other view decide nothing (not hidden).
-void mark_occluded(const float *disparity, size_t stride, int cols, int rows, float sign, float margin,
-                   std::vector<uint8_t> &occluded) {
-    occluded.assign((size_t)cols * (size_t)rows, 0);
+void mark_occluded_rows(const float *disparity, size_t stride, int cols, float sign, float margin, uint8_t *occluded,
+                        int y0, int y1) {
+    std::fill(occluded + (size_t)y0 * cols, occluded + (size_t)y1 * cols, 0);
     if (!(margin > 0 && margin < (float)cols)) return;
     const int window = 2 * (int)std::ceil(margin) + 1;
     if (window > cols) return;  // no landing point has a whole window in the row
@@ -121,7 +121,7 @@ void mark_occluded(const float *disparity, size_t stride, int cols, int rows, fl
         const int c0 = std::max(0, floor_int(lo)), c1 = std::min(cols, -floor_int(-hi));
         for (int c = c0; c < c1; ++c) depth[c] = std::max(depth[c], d);
     };
-    for (int y = 0; y < rows; ++y) {
+    for (int y = y0; y < y1; ++y) {
         const float *row = disparity + (size_t)y * stride;
         float low = std::numeric_limits<float>::infinity(), high = -low;
         for (int x = 0; x < cols; ++x)
@@ -146,7 +146,7 @@ void mark_occluded(const float *disparity, size_t stride, int cols, int rows, fl
         for (int c = 0; c <= last; ++c) lowest[c] = depth[c];
         for (int k = 1; k < window; ++k)
             for (int c = 0; c <= last; ++c) lowest[c] = std::min(lowest[c], depth[c + k]);
-        uint8_t *out = occluded.data() + (size_t)y * cols;
+        uint8_t *out = occluded + (size_t)y * cols;
         for (int x = 0; x < cols; ++x) {
             const float d = row[x];
             if (std::isnan(d) || d + margin > high) continue;
@@ -155,6 +155,13 @@ void mark_occluded(const float *disparity, size_t stride, int cols, int rows, fl
             out[x] = lowest[floor_int(from)] >= d + margin ? 1 : 0;
         }
     }
+}
+
+int check_map(const float *disparity, size_t stride, int cols, int rows, const char *what, dck_error *err) {
+    if (!disparity) return fail(err, DCK_ERR_ARGUMENT, std::string(what) + ": a buffer is NULL");
+    if (cols < 1 || rows < 1 || stride < (size_t)cols)
+        return fail(err, DCK_ERR_ARGUMENT, std::string(what) + ": bad image size or stride");
+    return DCK_OK;
 }
 
 }  // namespace
@@ -196,29 +203,48 @@ extern "C" int dck_filter_speckles_s16(int16_t *disparity, size_t stride, int co
     });
 }
 
-extern "C" int dck_remove_occluded_regions(float *disparity, float *conf, size_t stride, int cols, int rows, float sign,
-                                           double max_diff, double margin, double share, dck_error *err) {
+extern "C" int dck_mark_occluded_rows(const float *disparity, size_t stride, int cols, int rows, float sign,
+                                      double margin, uint8_t *occluded, int y0, int y1, dck_error *err) {
     return guarded(err, [&]() -> int {
-        if (!disparity || !conf) return fail(err, DCK_ERR_ARGUMENT, "occluded regions: a buffer is NULL");
-        if (cols < 1 || rows < 1 || stride < (size_t)cols)
-            return fail(err, DCK_ERR_ARGUMENT, "occluded regions: bad image size or stride");
+        if (int status = check_map(disparity, stride, cols, rows, "occluded regions", err)) return status;
+        if (!occluded) return fail(err, DCK_ERR_ARGUMENT, "occluded regions: a buffer is NULL");
         if (!(sign == 1.0f || sign == -1.0f)) return fail(err, DCK_ERR_ARGUMENT, "occluded regions: sign must be 1 or -1");
-        if (!(max_diff >= 0) || !(margin > 0) || !(share > 0 && share <= 1))
-            return fail(err, DCK_ERR_ARGUMENT,
-                        "occluded regions need a difference of 0 or more, a positive margin and a share in (0, 1]");
-        std::vector<uint8_t> occluded;
-        mark_occluded(disparity, stride, cols, rows, sign, (float)margin, occluded);
+        if (!(margin > 0)) return fail(err, DCK_ERR_ARGUMENT, "occluded regions need a positive margin");
+        if (int status = check_rows(y0, y1, rows, "occluded regions", err)) return status;
+        mark_occluded_rows(disparity, stride, cols, sign, (float)margin, occluded, y0, y1);
+        return DCK_OK;
+    });
+}
+
+extern "C" int dck_remove_flagged_regions(float *disparity, float *conf, size_t stride, int cols, int rows,
+                                          double max_diff, const uint8_t *flags, double share, dck_error *err) {
+    return guarded(err, [&]() -> int {
+        if (int status = check_map(disparity, stride, cols, rows, "occluded regions", err)) return status;
+        if (!conf || !flags) return fail(err, DCK_ERR_ARGUMENT, "occluded regions: a buffer is NULL");
+        if (!(max_diff >= 0) || !(share > 0 && share <= 1))
+            return fail(err, DCK_ERR_ARGUMENT, "occluded regions need a difference of 0 or more and a share in (0, 1]");
         const float nan = std::numeric_limits<float>::quiet_NaN();
         const float maxDiff = (float)max_diff;
         remove_regions<true>(
             disparity, stride, cols, rows, [](float d) { return std::isnan(d); },
             [=](float a, float b) { return std::fabs(a - b) > maxDiff; },
-            [&](int y, int x) { return occluded[(size_t)y * cols + x] != 0; },
+            [&](int y, int x) { return flags[(size_t)y * cols + x] != 0; },
             [=](int size, int flagged) { return flagged > 0 && (double)flagged >= share * size; },
             [&](int y, int x) {
                 disparity[(size_t)y * stride + x] = nan;
                 conf[(size_t)y * stride + x] = 0;
             });
         return DCK_OK;
+    });
+}
+
+extern "C" int dck_remove_occluded_regions(float *disparity, float *conf, size_t stride, int cols, int rows, float sign,
+                                           double max_diff, double margin, double share, dck_error *err) {
+    return guarded(err, [&]() -> int {
+        if (int status = check_map(disparity, stride, cols, rows, "occluded regions", err)) return status;
+        std::vector<uint8_t> occluded((size_t)cols * (size_t)rows);
+        if (int status = dck_mark_occluded_rows(disparity, stride, cols, rows, sign, margin, occluded.data(), 0, rows, err))
+            return status;
+        return dck_remove_flagged_regions(disparity, conf, stride, cols, rows, max_diff, occluded.data(), share, err);
     });
 }

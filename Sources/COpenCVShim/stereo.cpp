@@ -184,11 +184,17 @@ extern "C" int dc_stereo_match(const dc_mat *left, const dc_mat *right, const dc
         // What the other view cannot see is no measurement: regions hidden
         // there behind a nearer measurement of the same row go.
         if (p.occlusion_margin > 0) {
+            cv::Mat occluded(size, CV_8UC1);
+            const int status = parallel_kernel(cv::Range(0, ref.rows), err, [&](int y0, int y1, dck_error *e) {
+                return dck_mark_occluded_rows(ref.ptr<float>(), (size_t)ref.cols, ref.cols, ref.rows, sign,
+                                              p.occlusion_margin, occluded.ptr<uint8_t>(), y0, y1, e);
+            });
+            if (status != DC_OK) return status;
             dck_error kerr{};
-            const int status = dck_remove_occluded_regions(ref.ptr<float>(), conf.ptr<float>(), (size_t)ref.cols, ref.cols,
-                                                           ref.rows, sign, p.speckle_range, p.occlusion_margin,
+            const int removed = dck_remove_flagged_regions(ref.ptr<float>(), conf.ptr<float>(), (size_t)ref.cols, ref.cols,
+                                                           ref.rows, p.speckle_range, occluded.ptr<uint8_t>(),
                                                            p.occlusion_share, &kerr);
-            if (int failed = kernel_status(status, kerr, err)) return failed;
+            if (int failed = kernel_status(removed, kerr, err)) return failed;
         }
         if (int status = emit(std::move(ref), disparity, err)) return status;
         if (disparity_sigma)

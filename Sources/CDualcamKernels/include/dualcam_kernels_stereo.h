@@ -45,6 +45,19 @@ int dck_remove_islands(float *disparity, float *conf, size_t stride, int cols, i
 int dck_remove_occluded_regions(float *disparity, float *conf, size_t stride, int cols, int rows, float sign,
                                 double max_diff, double margin, double share, dck_error *err);
 
+/* The first of dck_remove_occluded_regions' two steps, by rows so that a
+ * caller can run it on several threads: marks in rows y0..<y1 of `occluded`
+ * (uint8, cols x rows, row-major) the pixels the other view cannot see (1;
+ * 0 elsewhere). */
+int dck_mark_occluded_rows(const float *disparity, size_t stride, int cols, int rows, float sign, double margin,
+                           uint8_t *occluded, int y0, int y1, dck_error *err);
+
+/* The second step: removes the regions of `disparity` (as
+ * dck_remove_islands) at least `share` of whose pixels `flags` (uint8, cols x
+ * rows, row-major) marks; removed pixels become NaN, their `conf` 0. */
+int dck_remove_flagged_regions(float *disparity, float *conf, size_t stride, int cols, int rows, double max_diff,
+                               const uint8_t *flags, double share, dck_error *err);
+
 /* SGBM's speckle filter (cv::filterSpeckles on a 16-bit map) by runs:
  * regions of 4-connected values other than `new_value` whose neighbours
  * differ by at most `max_diff` that have at most `max_size` pixels take
