@@ -97,62 +97,73 @@ void remove_small_regions(const T *values, size_t stride, int cols, int rows, in
 /// measurements is taken as covered by the farther of them: a uniform patch
 /// of a surface hides what lies behind it as well as its measured texture
 /// does); a cell keeps the largest disparity drawn into it. A pixel is hidden
-/// when every cell from floor(o(x) - margin) to that plus 2 ceil(margin)
-/// (the cells within `margin` of its landing point) holds a disparity at
-/// least `margin` above its own: a nearer surface covers it there. Cells
-/// outside the other view decide nothing (not hidden).
+/// when every cell from floor(o(x) - margin) to floor(o(x) + margin) (the
+/// cells within `margin` of its landing point) holds a disparity at least
+/// `margin` above its own: a nearer surface covers it there. Cells outside
+/// the other view decide nothing (not hidden); so do values that are not
+/// finite (no measurement).
 void mark_occluded_rows(const float *disparity, size_t stride, int cols, float sign, float margin, uint8_t *occluded,
                         int y0, int y1) {
     std::fill(occluded + (size_t)y0 * cols, occluded + (size_t)y1 * cols, 0);
-    if (!(margin > 0 && margin < (float)cols)) return;
-    const int window = 2 * (int)std::ceil(margin) + 1;
-    if (window > cols) return;  // no landing point has a whole window in the row
+    if (!(margin > 0 && 2 * margin < (float)cols)) return;  // no landing point has a whole window in the row
     constexpr float kNone = -std::numeric_limits<float>::infinity();
     std::vector<float> depth((size_t)cols), lowest((size_t)cols);
     // floor without a library call (the baseline x86-64 build has no
-    // rounding instruction); landing points are clamped to a few widths.
+    // rounding instruction), of values clamped to the row and a cell beyond.
     const auto floor_int = [](float v) {
         const int i = (int)v;
         return i - (v < (float)i ? 1 : 0);
     };
-    const float limit = 4.0f * (float)cols;
+    const float beyond = (float)cols + 1;
     const auto draw = [&](float a, float b, float d) {
-        const float lo = std::clamp(std::min(a, b), -limit, limit), hi = std::clamp(std::max(a, b), -limit, limit);
+        const float lo = std::clamp(std::min(a, b), -1.0f, beyond), hi = std::clamp(std::max(a, b), -1.0f, beyond);
         const int c0 = std::max(0, floor_int(lo)), c1 = std::min(cols, -floor_int(-hi));
         for (int c = c0; c < c1; ++c) depth[c] = std::max(depth[c], d);
     };
+    // The cells from floor(L - margin) to floor(L + margin) number either
+    // `narrow` or `narrow` + 1 (exactly 2 margin + 1 for a whole margin).
+    const int narrow = (int)std::floor(2 * margin) + 1;
     for (int y = y0; y < y1; ++y) {
         const float *row = disparity + (size_t)y * stride;
         float low = std::numeric_limits<float>::infinity(), high = -low;
         for (int x = 0; x < cols; ++x)
-            if (!std::isnan(row[x])) { low = std::min(low, row[x]); high = std::max(high, row[x]); }
-        if (!(high - low >= margin)) continue;  // no measurement is nearer than another by the margin
+            if (std::isfinite(row[x])) { low = std::min(low, row[x]); high = std::max(high, row[x]); }
+        // No measurement is nearer than another by the margin (the test
+        // below, d + margin <= high, for the smallest d).
+        if (!(low + margin <= high)) continue;
         std::fill(depth.begin(), depth.end(), kNone);
         int previous = -1;
         for (int x = 0; x < cols; ++x) {
             const float d = row[x];
-            if (std::isnan(d)) continue;
+            if (!std::isfinite(d)) continue;
             const float landing = (float)x - sign * d;
             // The span back to the previous measurement at the smaller
-            // disparity; the pixel's own cell at its own where that is larger.
+            // disparity; the pixel's own cell at its own where the span does
+            // not cover it at that.
             const float before = previous >= 0 ? (float)previous - sign * row[previous] : landing;
             const float shared = previous >= 0 ? std::min(row[previous], d) : d;
             draw(before, landing + 1, shared);
-            if (shared < d) draw(landing, landing + 1, d);
+            if (shared < d || before > landing) draw(landing, landing + 1, d);
             previous = x;
         }
-        // lowest[c]: the smallest depth over the window of cells from c.
-        const int last = cols - window;
+        // lowest[c]: the smallest depth over the `narrow` cells from c (one
+        // pass per cell of the window: a few at the usual margins).
+        const int last = cols - narrow;
         for (int c = 0; c <= last; ++c) lowest[c] = depth[c];
-        for (int k = 1; k < window; ++k)
+        for (int k = 1; k < narrow; ++k)
             for (int c = 0; c <= last; ++c) lowest[c] = std::min(lowest[c], depth[c + k]);
         uint8_t *out = occluded + (size_t)y * cols;
         for (int x = 0; x < cols; ++x) {
             const float d = row[x];
-            if (std::isnan(d) || d + margin > high) continue;
-            const float from = (float)x - sign * d - margin;
-            if (!(from >= 0 && from <= (float)last)) continue;
-            out[x] = lowest[floor_int(from)] >= d + margin ? 1 : 0;
+            if (!std::isfinite(d) || !(d + margin <= high)) continue;
+            const float landing = (float)x - sign * d;
+            if (!(landing - margin >= 0 && landing + margin < (float)cols)) continue;
+            const int c0 = floor_int(landing - margin), c1 = floor_int(landing + margin);
+            if (c0 > last) continue;  // only by float rounding at an exponent's boundary
+            const float floorDepth = d + margin;
+            bool hidden = lowest[c0] >= floorDepth;
+            if (hidden && c1 - c0 + 1 > narrow) hidden = depth[c1] >= floorDepth;
+            out[x] = hidden ? 1 : 0;
         }
     }
 }
@@ -242,6 +253,9 @@ extern "C" int dck_remove_occluded_regions(float *disparity, float *conf, size_t
                                            double max_diff, double margin, double share, dck_error *err) {
     return guarded(err, [&]() -> int {
         if (int status = check_map(disparity, stride, cols, rows, "occluded regions", err)) return status;
+        if (!conf) return fail(err, DCK_ERR_ARGUMENT, "occluded regions: a buffer is NULL");
+        if (!(max_diff >= 0) || !(share > 0 && share <= 1))
+            return fail(err, DCK_ERR_ARGUMENT, "occluded regions need a difference of 0 or more and a share in (0, 1]");
         std::vector<uint8_t> occluded((size_t)cols * (size_t)rows);
         if (int status = dck_mark_occluded_rows(disparity, stride, cols, rows, sign, margin, occluded.data(), 0, rows, err))
             return status;

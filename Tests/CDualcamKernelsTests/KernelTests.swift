@@ -202,6 +202,53 @@ final class KernelTests: XCTestCase {
         XCTAssertTrue(d[0].isNaN, "the background has hidden pixels: at a share of 0.01 it goes")
     }
 
+    /// A measurement right of a nearer one in the right view's row still
+    /// draws its own cell: the right view as the reference (x_left = x + d),
+    /// x 10..<20 at 20 px, x 20 at 5, x 21 unmeasured, x 22..<25 at 3. x 20
+    /// lands at 25 and x 24 at 27, where 25..29 all hold 5 (x 20's cell and
+    /// the span back from it): hidden. The mirrored row with the left view
+    /// as the reference marks the mirrored pixel. Rows marked in two calls
+    /// equal rows marked in one.
+    func testMarkingDrawsEveryMeasurementsOwnCell() {
+        let cols = 50, nan = Float.nan
+        var row = [Float](repeating: nan, count: cols)
+        for x in 10..<20 { row[x] = 20 }
+        row[20] = 5
+        for x in 22..<25 { row[x] = 3 }
+        let mirrored = Array(row.reversed())
+        var error = dck_error()
+        for (values, sign, hidden) in [(row, Float(-1), 24), (mirrored, Float(1), 25)] {
+            var flags = [UInt8](repeating: 9, count: cols)
+            XCTAssertEqual(dck_mark_occluded_rows(values, cols, Int32(cols), 1, sign, 2, &flags, 0, 1, &error), Int32(DCK_OK),
+                           message(error))
+            XCTAssertEqual(flags[hidden], 1, "sign \(sign)")
+            XCTAssertEqual(flags.filter { $0 != 0 }.count, 1, "sign \(sign): only that pixel, and every flag written")
+        }
+        let scene = occlusionScene(cols: 120, rows: 6, foreground: 60..<100)
+        var whole = [UInt8](repeating: 9, count: scene.count), parts = whole
+        XCTAssertEqual(dck_mark_occluded_rows(scene, 120, 120, 6, 1, 2, &whole, 0, 6, &error), Int32(DCK_OK))
+        XCTAssertEqual(dck_mark_occluded_rows(scene, 120, 120, 6, 1, 2, &parts, 0, 3, &error), Int32(DCK_OK))
+        XCTAssertEqual(dck_mark_occluded_rows(scene, 120, 120, 6, 1, 2, &parts, 3, 6, &error), Int32(DCK_OK))
+        XCTAssertEqual(whole, parts)
+        XCTAssertEqual(dck_mark_occluded_rows(scene, 120, 120, 6, 1, 2, &parts, 4, 7, &error), Int32(DCK_ERR_ARGUMENT))
+    }
+
+    /// An unmeasured gap in the nearer surface (a uniform patch, columns
+    /// 76..<90 of the foreground) still hides the hole: the gap is drawn at
+    /// the smaller of its two ends' disparities, and the hole lands at 61..64,
+    /// where only the gap's pixels (76..<90 land at 56..<70) would have.
+    func testUnmeasuredGapsInTheNearerSurfaceStillHide() {
+        let cols = 120, rows = 6
+        var d = occlusionScene(cols: cols, rows: rows, foreground: 60..<100)
+        for y in 0..<rows { for x in 76..<90 { d[y * cols + x] = .nan } }
+        var conf = [Float](repeating: 0.8, count: cols * rows)
+        var error = dck_error()
+        XCTAssertEqual(dck_remove_occluded_regions(&d, &conf, cols, Int32(cols), Int32(rows), 1, 2, 2, 0.5, &error),
+                       Int32(DCK_OK), message(error))
+        for y in 2..<5 { for x in 66..<70 { XCTAssertTrue(d[y * cols + x].isNaN, "hole pixel \(x), \(y)") } }
+        XCTAssertEqual(d[0], 5, "the background stays")
+    }
+
     /// `testOccludedRegions...`' scene: background 5 px, `foreground` at 20 px
     /// in every row, a hole at 5 px over columns 66..<70, rows 2..<5.
     private func occlusionScene(cols: Int, rows: Int, foreground: Range<Int>) -> [Float] {
