@@ -180,9 +180,8 @@ int check_map(const float *disparity, size_t stride, int cols, int rows, const c
 extern "C" int dck_remove_islands(float *disparity, float *conf, size_t stride, int cols, int rows, int max_size,
                                   double max_diff, dck_error *err) {
     return guarded(err, [&]() -> int {
-        if (!disparity || !conf) return fail(err, DCK_ERR_ARGUMENT, "island removal: a buffer is NULL");
-        if (cols < 1 || rows < 1 || stride < (size_t)cols)
-            return fail(err, DCK_ERR_ARGUMENT, "island removal: bad image size or stride");
+        if (int status = check_map(disparity, stride, cols, rows, "island removal", err)) return status;
+        if (!conf) return fail(err, DCK_ERR_ARGUMENT, "island removal: a buffer is NULL");
         if (max_size < 0 || !(max_diff >= 0))
             return fail(err, DCK_ERR_ARGUMENT, "island removal needs a size and a difference of 0 or more");
         const float nan = std::numeric_limits<float>::quiet_NaN();
