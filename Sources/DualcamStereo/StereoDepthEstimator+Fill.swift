@@ -7,33 +7,63 @@ extension StereoDepthEstimator {
     /// Filtered mode's values for the measured `values` with confidences
     /// `confidence` and the reference image `guide`, with the edge zone of
     /// `values` (`edgeZone`) the fill snaps in.
-    func filled(_ values: [Float], confidence: [Float], guide: Image) throws -> (values: [Float], zone: [Bool]) {
+    func filled(_ values: [Float], confidence: [Float], guide image: Image) throws -> (values: [Float], zone: [Bool]) {
         // Nothing to fill from.
         guard values.contains(where: { $0.isFinite }) else { return (values, try edgeZone(values, forSnap: false).zone) }
-        // The fill's first stages do not need the edge zone: both at once.
-        let fillGuide = try fillGuide(guide)
-        let (start, (zone, edges)) = try StagePair.run(
-            { try fillStart(values, confidence: confidence, guide: fillGuide) }, { try edgeZone(values, forSnap: options.edgeSnap != nil) })
-        let out = try fill(values, confidence: confidence, start: start, guide: fillGuide, edgeZone: zone, edges: edges)
+        let guide = try fillGuide(image)
+        // The fill's first stages and the edge zone are independent of each
+        // other: the blank surfaces' planes (the longest) on one core, the
+        // edge zone, the holes' pre-fill and the strips on the other.
+        let (blank, (zoneAndEdges, holes)) = try StagePair.run(
+            { try blankSurfaces(values, confidence: confidence, covered: covered, guide: guide.mat, channels: guide.channels) },
+            { (try edgeZone(values, forSnap: options.edgeSnap != nil), holesAndStrips(values, guide: guide)) })
+        let (zone, edges) = zoneAndEdges
+        let start = fillStart(confidence: confidence, holes: holes, blank: blank)
+        let out = try fill(values, confidence: confidence, start: start, guide: guide, edgeZone: zone, edges: edges)
         return (out, zone)
     }
 
     /// The reference image at the output as the fill compares it
-    /// (`outputGuide`), as an OpenCV matrix, with its channel count.
+    /// (`outputGuide`), as an OpenCV matrix, with its channel count and its
+    /// grey levels.
     struct FillGuide {
         let mat: CVMat
         let channels: Int
+        /// The mean of the channels, row-major.
+        let grey: [Float]
 
-        /// The guide's grey levels, the mean of its channels, row-major.
-        func grey() -> [Float] {
-            let bytes = mat.packedBytes(), c = channels
-            var grey = [Float](repeating: 0, count: bytes.count / c)
-            for i in grey.indices {
-                var sum: Float = 0
-                for k in 0..<c { sum += Float(bytes[i * c + k]) }
-                grey[i] = sum / Float(c)
+        init(mat: CVMat, channels: Int) {
+            self.mat = mat
+            self.channels = channels
+            grey = Self.channelMeans(mat, channels: channels)
+        }
+
+        /// The mean of each pixel's `channels` 8-bit channels of `mat`,
+        /// row-major. The sums of 8-bit values are exact, so the order of
+        /// the additions does not matter; read in place, row by row.
+        static func channelMeans(_ mat: CVMat, channels c: Int) -> [Float] {
+            precondition(mat.elementSize == c, "an 8-bit guide of \(c) channels")
+            let w = mat.cols, h = mat.rows, step = mat.step, n = Float(c)
+            return [Float](unsafeUninitializedCapacity: w * h) { grey, count in
+                mat.withUnsafeBytes { bytes in
+                    for y in 0..<h {
+                        let row = y * step, out = y * w
+                        if c == 3 {
+                            for x in 0..<w {
+                                let i = row + 3 * x
+                                grey[out + x] = (Float(bytes[i]) + Float(bytes[i + 1]) + Float(bytes[i + 2])) / n
+                            }
+                            continue
+                        }
+                        for x in 0..<w {
+                            var sum: Float = 0
+                            for k in 0..<c { sum += Float(bytes[row + c * x + k]) }
+                            grey[out + x] = sum / n
+                        }
+                    }
+                }
+                count = w * h
             }
-            return grey
         }
     }
 
@@ -57,25 +87,31 @@ extension StereoDepthEstimator {
         let strips: WideGaps.Strips
     }
 
-    /// The first stages of the fill of `values` (see `FillStart`) with the
-    /// fill's guide `guide`.
-    func fillStart(_ values: [Float], confidence: [Float], guide: FillGuide) throws -> FillStart {
-        // Holes (mostly half-occlusions beside foreground objects) first take the
-        // background value with a small weight, so the smoother does not mix
-        // foreground into them; then the confidence-weighted smoother.
-        var pre = HoleFilling.backgroundFill(values, width: alignment.size.width, keep: covered)
-        // Gaps too wide for a half-occlusion (blank surfaces) take the plane
-        // their measured border defines, before the smoother and as the
-        // final value (`BlankSurfaceFill`).
-        let blank = try blankSurfaces(values, confidence: confidence, covered: covered, guide: guide.mat,
-                                      channels: guide.channels)
-        for i in blank.indices where blank[i].isFinite { pre.values[i] = blank[i] }
-        let weights = confidence.mapPairs(pre.filled) { $1 ? Self.backgroundFillWeight : $0 }
+    /// The holes' pre-fill of `values` and their half-occluded strips, with
+    /// the fill's guide `guide`: holes (mostly half-occlusions beside
+    /// foreground objects) first take the background value with a small
+    /// weight, so the smoother does not mix foreground into them.
+    func holesAndStrips(_ values: [Float], guide: FillGuide) -> (pre: (values: [Float], filled: [Bool]), strips: WideGaps.Strips) {
+        let pre = HoleFilling.backgroundFill(values, width: alignment.size.width, keep: covered)
         let gaps = gapGeometry
         let strips = WideGaps.halfOcclusions(values, width: alignment.size.width, keep: covered, scale: gaps.scale,
                                              margin: gaps.margin, occlusionRight: edgeParameters.occlusionRight,
-                                             grey: guide.grey())
-        return FillStart(values: pre.values, weights: weights, blank: blank, strips: strips)
+                                             grey: guide.grey)
+        return (pre, strips)
+    }
+
+    /// The first stages of the fill (see `FillStart`) from the
+    /// holes' pre-fill and strips `holes` (`holesAndStrips`) and the blank
+    /// surfaces' planes `blank` (`blankSurfaces`): gaps too wide for a
+    /// half-occlusion (blank surfaces) take the plane their measured border
+    /// defines, before the confidence-weighted smoother and as the final
+    /// value (`BlankSurfaceFill`).
+    func fillStart(confidence: [Float], holes: (pre: (values: [Float], filled: [Bool]), strips: WideGaps.Strips),
+                   blank: [Float]) -> FillStart {
+        var pre = holes.pre
+        for i in blank.indices where blank[i].isFinite { pre.values[i] = blank[i] }
+        let weights = confidence.mapPairs(pre.filled) { $1 ? Self.backgroundFillWeight : $0 }
+        return FillStart(values: pre.values, weights: weights, blank: blank, strips: holes.strips)
     }
 
     /// The confidence-weighted, reference-guided fill of `values` (rectified
