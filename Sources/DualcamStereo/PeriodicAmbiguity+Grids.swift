@@ -85,19 +85,20 @@ extension PeriodicAmbiguity {
         return b[count / 2]
     }
 
-    /// Each cell's disparity (`cellMedian`, coarse px; NaN: none).
-    static func coarseDisparity(_ disparity: [Float], width: Int, factor f: Int, wc: Int, hc: Int) -> [Float] {
-        var out = [Float](repeating: .nan, count: wc * hc)
+    /// Each cell's disparity (`cellMedian`, coarse px) for the cell rows
+    /// `rows`, written into `out` (`wc` cells per row; cells without one are
+    /// left as they are: NaN).
+    static func coarseDisparity(_ disparity: [Float], width: Int, factor f: Int, wc: Int, rows: Range<Int>,
+                                into out: UnsafeMutableBufferPointer<Float>) {
         var buffer = [Float](repeating: 0, count: f * f)
         disparity.withUnsafeBufferPointer { dp in
             buffer.withUnsafeMutableBufferPointer { b in
-                for y in 0..<hc {
+                for y in rows {
                     for x in 0..<wc {
                         if let d = cellMedian(dp, width: width, x: x, y: y, factor: f, buffer: b) { out[y * wc + x] = d / Float(f) }
                     }
                 }
             }
         }
-        return out
     }
 }

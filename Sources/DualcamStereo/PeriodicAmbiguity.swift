@@ -80,19 +80,25 @@ public enum PeriodicAmbiguity {
         let kMax = Int(((Double(search.min) + Double(search.count) - 1) / Double(f)).rounded(.up))
         // A second distinct peak needs a valley between: at least 4 disparities.
         guard wc > 2 * r + 2, hc > 2 * r + 2, kMax - kMin + 1 >= 4 else { return flags }
-        // The two views' coarse images and window sums are independent: both at once.
+        // The two views' coarse images and window sums are independent, and
+        // so are the two halves of the cells' disparities: one view and one
+        // half on each core.
         var views = [CoarseView](repeating: CoarseView(grey: [], sum: [], sumOfSquares: []), count: 2)
+        var cellDisparity = [Float](repeating: .nan, count: wc * hc)
         views.withUnsafeMutableBufferPointer { results in
-            let slots = results
-            DispatchQueue.concurrentPerform(iterations: 2) { v in
-                let grey = coarse(v == 0 ? reference : other, width: width, factor: f, wc: wc, hc: hc)
-                slots[v] = CoarseView(grey: grey, sum: boxSums(grey, wc: wc, hc: hc, r: r),
-                                      sumOfSquares: boxSums(grey.map { $0 * $0 }, wc: wc, hc: hc, r: r))
+            cellDisparity.withUnsafeMutableBufferPointer { cellBuffer in
+                let slots = results, cells = cellBuffer
+                DispatchQueue.concurrentPerform(iterations: 2) { v in
+                    let grey = coarse(v == 0 ? reference : other, width: width, factor: f, wc: wc, hc: hc)
+                    slots[v] = CoarseView(grey: grey, sum: boxSums(grey, wc: wc, hc: hc, r: r),
+                                          sumOfSquares: boxSums(grey.map { $0 * $0 }, wc: wc, hc: hc, r: r))
+                    coarseDisparity(disparity, width: width, factor: f, wc: wc,
+                                    rows: v == 0 ? 0..<(hc / 2) : (hc / 2)..<hc, into: cells)
+                }
             }
         }
         let geometry = Geometry(wc: wc, hc: hc, r: r, kMin: kMin, kMax: kMax, shiftSign: otherIsLeft ? 1 : -1,
                                 minVariance: Double((2 * r + 1) * (2 * r + 1)) * Double(p.minimumStandardDeviation * p.minimumStandardDeviation))
-        let cellDisparity = coarseDisparity(disparity, width: width, factor: f, wc: wc, hc: hc)
         let (cells, measured) = candidates(views[0], cellDisparity: cellDisparity, geometry: geometry)
         guard !cells.isEmpty else { return flags }
         let curves = correlationCurves(views[0], views[1], cells: cells, geometry: geometry)
