@@ -12,6 +12,17 @@ namespace {
 /// keeps half the confidence for a match that agrees just within it.
 constexpr double kFalloff = 0.5;
 
+/// std::lround(v) for |v| < 2^31: half away from zero. v - trunc(v) is exact
+/// in float, so this is the same integer for every such float (compared
+/// with std::lround for every float of magnitude below 73728). Written out
+/// because lroundf is a library call on the baseline x86-64 build, one per
+/// pixel here.
+inline int round_half_away(float v) {
+    const int t = (int)v;
+    const float f = v - (float)t;
+    return t + (f >= 0.5f ? 1 : 0) - (f <= -0.5f ? 1 : 0);
+}
+
 }  // namespace
 
 using namespace dualcam_kernels;
@@ -32,7 +43,9 @@ extern "C" int dck_left_right_check(float *ref, const float *other, float *conf,
             const uint8_t *ov = other_valid ? other_valid + (size_t)y * mask_stride : nullptr;
             for (int x = 0; x < cols; ++x) {
                 if (std::isnan(d[x])) continue;
-                const int xo = (int)std::lround(x - sign * d[x]);
+                // Beyond a pixel outside the row (or not finite), the match lands outside it.
+                const float at = x - sign * d[x];
+                const int xo = std::fabs(at) < (float)cols + 1 ? round_half_away(at) : -1;
                 bool ok = xo >= 0 && xo < cols && !std::isnan(o[xo]) && std::fabs(o[xo] - d[x]) <= tolerance;
                 if (ok && rv) ok = rv[x] != 0;
                 if (ok && ov) ok = ov[xo] != 0;

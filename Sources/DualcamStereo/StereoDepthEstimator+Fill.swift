@@ -24,24 +24,16 @@ extension StereoDepthEstimator {
     }
 
     /// The reference image at the output as the fill compares it
-    /// (`outputGuide`), as an OpenCV matrix, with its channel count and its
-    /// grey levels.
+    /// (`outputGuide`), as an OpenCV matrix, with its channel count.
     struct FillGuide {
         let mat: CVMat
         let channels: Int
-        /// The mean of the channels, row-major.
-        let grey: [Float]
 
-        init(mat: CVMat, channels: Int) {
-            self.mat = mat
-            self.channels = channels
-            grey = Self.channelMeans(mat, channels: channels)
-        }
-
-        /// The mean of each pixel's `channels` 8-bit channels of `mat`,
-        /// row-major. The sums of 8-bit values are exact, so the order of
-        /// the additions does not matter; read in place, row by row.
-        static func channelMeans(_ mat: CVMat, channels c: Int) -> [Float] {
+        /// The guide's grey levels, the mean of its channels, row-major: the
+        /// sums of 8-bit values are exact, so the order of the additions does
+        /// not matter. Read in place, row by row.
+        func grey() -> [Float] {
+            let c = channels
             precondition(mat.elementSize == c, "an 8-bit guide of \(c) channels")
             let w = mat.cols, h = mat.rows, step = mat.step, n = Float(c)
             return [Float](unsafeUninitializedCapacity: w * h) { grey, count in
@@ -89,14 +81,15 @@ extension StereoDepthEstimator {
 
     /// The holes' pre-fill of `values` and their half-occluded strips, with
     /// the fill's guide `guide`: holes (mostly half-occlusions beside
-    /// foreground objects) first take the background value with a small
-    /// weight, so the smoother does not mix foreground into them.
+    /// foreground objects) first take the background value (`fillStart`
+    /// gives them a small weight, so the smoother does not mix foreground
+    /// into them).
     func holesAndStrips(_ values: [Float], guide: FillGuide) -> (pre: (values: [Float], filled: [Bool]), strips: WideGaps.Strips) {
         let pre = HoleFilling.backgroundFill(values, width: alignment.size.width, keep: covered)
         let gaps = gapGeometry
         let strips = WideGaps.halfOcclusions(values, width: alignment.size.width, keep: covered, scale: gaps.scale,
                                              margin: gaps.margin, occlusionRight: edgeParameters.occlusionRight,
-                                             grey: guide.grey)
+                                             grey: guide.grey())
         return (pre, strips)
     }
 

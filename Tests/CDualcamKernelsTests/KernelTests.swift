@@ -46,6 +46,26 @@ final class KernelTests: XCTestCase {
         XCTAssertTrue(message(zero).contains("tolerance"), message(zero))
     }
 
+    /// A match landing half-way between two pixels of the other view takes
+    /// the one away from zero (std::lround); one landing far outside the
+    /// row is no match.
+    func testLeftRightCheckRoundsHalfPixelsAwayFromZero() {
+        let cols = 6
+        // x - d: -0.5 (-1: outside), -0.5, 0.5 (pixel 1), NaN, -1e10, 4.5 (5).
+        var ref: [Float] = [0.5, 1.5, 1.5, .nan, 1e10, 0.5]
+        // Only the pixel away from zero agrees: pixel 0 for x 0 (rounding
+        // -0.5 up), 0 for x 2 and 4 for x 5 (rounding half to even) would not.
+        let other: [Float] = [0.5, 1.5, 7, 7, 9, 0.5]
+        var conf = [Float](repeating: 0, count: cols)
+        var error = dck_error()
+        XCTAssertEqual(dck_left_right_check(&ref, other, &conf, cols, Int32(cols), 1, nil, nil, 0, 1, 0.2, &error),
+                       Int32(DCK_OK))
+        XCTAssertTrue(ref[0].isNaN && ref[1].isNaN, "-0.5 rounds to -1, outside the row")
+        XCTAssertEqual(ref[2], 1.5, "0.5 rounds to pixel 1")
+        XCTAssertTrue(ref[4].isNaN, "far outside the row")
+        XCTAssertEqual(ref[5], 0.5, "4.5 rounds to pixel 5")
+    }
+
     /// Whole-pixel disparities of a pair shifted by 2.3 px refine to 2.3.
     func testRefinementFindsTheSubpixelShift() {
         let cols = 48, rows = 24, shift: Float = 2.3
