@@ -51,8 +51,8 @@ final class KernelTests: XCTestCase {
     /// row is no match.
     func testLeftRightCheckRoundsHalfPixelsAwayFromZero() {
         let cols = 6
-        // x - d: -0.5 (-1: outside), -0.5, 0.5 (pixel 1), NaN, -1e10, 4.5 (5).
-        var ref: [Float] = [0.5, 1.5, 1.5, .nan, 1e10, 0.5]
+        // x - d: -0.5 (-1: outside), 6.6 (7: outside), 0.5 (pixel 1), NaN, -1e10, 4.5 (5).
+        var ref: [Float] = [0.5, -5.6, 1.5, .nan, 1e10, 0.5]
         // Only the pixel away from zero agrees: pixel 0 for x 0 (rounding
         // -0.5 up), 0 for x 2 and 4 for x 5 (rounding half to even) would not.
         let other: [Float] = [0.5, 1.5, 7, 7, 9, 0.5]
@@ -60,7 +60,8 @@ final class KernelTests: XCTestCase {
         var error = dck_error()
         XCTAssertEqual(dck_left_right_check(&ref, other, &conf, cols, Int32(cols), 1, nil, nil, 0, 1, 0.2, &error),
                        Int32(DCK_OK))
-        XCTAssertTrue(ref[0].isNaN && ref[1].isNaN, "-0.5 rounds to -1, outside the row")
+        XCTAssertTrue(ref[0].isNaN, "-0.5 rounds to -1, outside the row (rounding up would match pixel 0)")
+        XCTAssertTrue(ref[1].isNaN, "6.6 rounds to 7, past the row's end")
         XCTAssertEqual(ref[2], 1.5, "0.5 rounds to pixel 1")
         XCTAssertTrue(ref[4].isNaN, "far outside the row")
         XCTAssertEqual(ref[5], 0.5, "4.5 rounds to pixel 5")
