@@ -40,13 +40,6 @@ extension StereoDepthEstimator {
                 mat.withUnsafeBytes { bytes in
                     for y in 0..<h {
                         let row = y * step, out = y * w
-                        if c == 3 {
-                            for x in 0..<w {
-                                let i = row + 3 * x
-                                grey[out + x] = (Float(bytes[i]) + Float(bytes[i + 1]) + Float(bytes[i + 2])) / n
-                            }
-                            continue
-                        }
                         for x in 0..<w {
                             var sum: Float = 0
                             for k in 0..<c { sum += Float(bytes[row + c * x + k]) }
@@ -79,12 +72,16 @@ extension StereoDepthEstimator {
         let strips: WideGaps.Strips
     }
 
+    /// The holes' background pre-fill (`HoleFilling.backgroundFill`): the
+    /// values and which of them were filled.
+    typealias PreFill = (values: [Float], filled: [Bool])
+
     /// The holes' pre-fill of `values` and their half-occluded strips, with
     /// the fill's guide `guide`: holes (mostly half-occlusions beside
     /// foreground objects) first take the background value (`fillStart`
     /// gives them a small weight, so the smoother does not mix foreground
     /// into them).
-    func holesAndStrips(_ values: [Float], guide: FillGuide) -> (pre: (values: [Float], filled: [Bool]), strips: WideGaps.Strips) {
+    func holesAndStrips(_ values: [Float], guide: FillGuide) -> (pre: PreFill, strips: WideGaps.Strips) {
         let pre = HoleFilling.backgroundFill(values, width: alignment.size.width, keep: covered)
         let gaps = gapGeometry
         let strips = WideGaps.halfOcclusions(values, width: alignment.size.width, keep: covered, scale: gaps.scale,
@@ -99,8 +96,7 @@ extension StereoDepthEstimator {
     /// half-occlusion (blank surfaces) take the plane their measured border
     /// defines, before the confidence-weighted smoother and as the final
     /// value (`BlankSurfaceFill`).
-    func fillStart(confidence: [Float], holes: (pre: (values: [Float], filled: [Bool]), strips: WideGaps.Strips),
-                   blank: [Float]) -> FillStart {
+    func fillStart(confidence: [Float], holes: (pre: PreFill, strips: WideGaps.Strips), blank: [Float]) -> FillStart {
         var pre = holes.pre
         for i in blank.indices where blank[i].isFinite { pre.values[i] = blank[i] }
         let weights = confidence.mapPairs(pre.filled) { $1 ? Self.backgroundFillWeight : $0 }
