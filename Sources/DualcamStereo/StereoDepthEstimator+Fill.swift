@@ -76,12 +76,15 @@ extension StereoDepthEstimator {
     /// values and which of them were filled.
     typealias PreFill = (values: [Float], filled: [Bool])
 
+    /// The holes' pre-fill and their half-occluded strips (`holesAndStrips`).
+    typealias HolesAndStrips = (pre: PreFill, strips: WideGaps.Strips)
+
     /// The holes' pre-fill of `values` and their half-occluded strips, with
     /// the fill's guide `guide`: holes (mostly half-occlusions beside
     /// foreground objects) first take the background value (`fillStart`
     /// gives them a small weight, so the smoother does not mix foreground
     /// into them).
-    func holesAndStrips(_ values: [Float], guide: FillGuide) -> (pre: PreFill, strips: WideGaps.Strips) {
+    func holesAndStrips(_ values: [Float], guide: FillGuide) -> HolesAndStrips {
         let pre = HoleFilling.backgroundFill(values, width: alignment.size.width, keep: covered)
         let gaps = gapGeometry
         let strips = WideGaps.halfOcclusions(values, width: alignment.size.width, keep: covered, scale: gaps.scale,
@@ -96,7 +99,7 @@ extension StereoDepthEstimator {
     /// half-occlusion (blank surfaces) take the plane their measured border
     /// defines, before the confidence-weighted smoother and as the final
     /// value (`BlankSurfaceFill`).
-    func fillStart(confidence: [Float], holes: (pre: PreFill, strips: WideGaps.Strips), blank: [Float]) -> FillStart {
+    func fillStart(confidence: [Float], holes: HolesAndStrips, blank: [Float]) -> FillStart {
         var pre = holes.pre
         for i in blank.indices where blank[i].isFinite { pre.values[i] = blank[i] }
         let weights = confidence.mapPairs(pre.filled) { $1 ? Self.backgroundFillWeight : $0 }
